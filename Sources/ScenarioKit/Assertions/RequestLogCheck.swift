@@ -1,0 +1,96 @@
+import HTTPCore
+
+/// Checks `expect.requests` against the log of requests the stack sent.
+struct RequestLogCheck {
+    let log: [ScriptedBackend.LoggedRequest]
+    let exchanges: [Exchange]
+
+    /// The name the log uses for requests nothing served.
+    static let unmatched = "unmatched"
+
+    func evaluate(_ expect: RequestExpectations, location: SourceLocation?) -> [AssertionResult] {
+        var out: [AssertionResult] = []
+        if let total = expect.total {
+            out.append(total == log.count
+                ? AssertionResult(label: "requests.total", passed: true)
+                : AssertionResult(label: "requests.total", passed: false, message: "expected \(total) request(s), the stack sent \(log.count)",
+                                  expected: "\(total)", actual: "\(log.count)\n" + summary(), location: location))
+        }
+        for (exchange, count) in expect.counts {
+            let actual = log.count { ($0.exchangeID ?? Self.unmatched) == exchange }
+            out.append(count == actual
+                ? AssertionResult(label: "requests.counts.\(exchange)", passed: true)
+                : AssertionResult(label: "requests.counts.\(exchange)", passed: false,
+                                  message: "expected exchange '\(exchange)' to serve \(count) request(s), it served \(actual)",
+                                  expected: "\(count)", actual: "\(actual)", location: location))
+        }
+        if let patterns = expect.log { out.append(checkLog(patterns, location: location)) }
+        return out
+    }
+
+    private func checkLog(_ patterns: [RequestLogPattern], location: SourceLocation?) -> AssertionResult {
+        let expected = patterns.map(describe).joined(separator: "\n")
+        var position = 0
+        for (number, pattern) in patterns.enumerated() {
+            for copy in 0..<pattern.count {
+                guard position < log.count else {
+                    return failure("the log ends after \(log.count) request(s); entry \(number + 1) expects more", expected, pattern.location ?? location)
+                }
+                if let why = mismatch(pattern, log[position]) {
+                    let which = pattern.count > 1 ? " (copy \(copy + 1) of \(pattern.count))" : ""
+                    return failure("request #\(position + 1) does not fit log entry \(number + 1)\(which): \(why)", expected, pattern.location ?? location)
+                }
+                position += 1
+            }
+        }
+        guard position == log.count else {
+            return failure("the log has \(log.count - position) request(s) more than the \(position) expected", expected, location)
+        }
+        return AssertionResult(label: "requests.log", passed: true)
+    }
+
+    private func failure(_ message: String, _ expected: String, _ location: SourceLocation?) -> AssertionResult {
+        let actual = summary()
+        return AssertionResult(label: "requests.log", passed: false, message: message, expected: expected, actual: actual,
+                               diff: TextDiff.lines(expected: expected, actual: actual), location: location)
+    }
+
+    private func mismatch(_ pattern: RequestLogPattern, _ entry: ScriptedBackend.LoggedRequest) -> String? {
+        let served = entry.exchangeID ?? Self.unmatched
+        if let exchange = pattern.exchange, exchange != served { return "served by '\(served)', expected '\(exchange)'" }
+        if let method = pattern.method, HTTPMethod(rawValue: method) != entry.request.method {
+            return "method \(entry.request.method), expected \(method.uppercased())"
+        }
+        if let path = pattern.path, path != entry.request.path { return "path \(entry.request.path), expected \(path)" }
+        for (name, value) in pattern.headers where entry.request.headers[name] != value {
+            return "header \(name) is \(entry.request.headers[name].map { "'\($0)'" } ?? "absent"), expected \(value.map { "'\($0)'" } ?? "absent")"
+        }
+        if let json = pattern.json {
+            let body = entry.request.body.flatMap(JSONValue.parse)
+            let problems = JSONMatch.mismatches(expected: json, actual: body)
+            if let first = problems.first { return "body\(first)" }
+        }
+        return nil
+    }
+
+    /// One line per run of consecutive requests with the same method, path and exchange.
+    private func summary() -> String {
+        var lines: [(String, Int)] = []
+        for entry in log {
+            let line = "\(entry.request.method) \(entry.request.target) via \(entry.exchangeID ?? Self.unmatched)"
+            if let last = lines.last, last.0 == line { lines[lines.count - 1].1 += 1 } else { lines.append((line, 1)) }
+        }
+        return lines.map { $0.1 > 1 ? "\($0.1) × \($0.0)" : $0.0 }.joined(separator: "\n")
+    }
+
+    private func describe(_ pattern: RequestLogPattern) -> String {
+        var parts: [String] = []
+        if let method = pattern.method { parts.append(method.uppercased()) }
+        if let path = pattern.path { parts.append(path) }
+        if let exchange = pattern.exchange { parts.append("via \(exchange)") }
+        for (name, value) in pattern.headers { parts.append("\(name): \(value ?? "absent")") }
+        if let json = pattern.json { parts.append(json.compactText) }
+        let text = parts.isEmpty ? "any request" : parts.joined(separator: " ")
+        return pattern.count > 1 ? "\(pattern.count) × \(text)" : text
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Masks secrets in everything a run reports: tokens, passwords, cookies and codes that the
+/// scenario mentions, and any credential in an `Authorization`, `Cookie` or `Set-Cookie` field.
+public struct SecretRedactor: Sendable {
+    /// What a masked secret reads as.
+    public static let mask = "‹redacted›"
+
+    /// Member names whose string values are secrets (compared without case, `_` and `-`).
+    static let secretKeys: Set<String> = [
+        "accesstoken", "refreshtoken", "token", "idtoken", "password", "newpassword", "secret",
+        "clientsecret", "apikey", "code", "otp", "cookie", "setcookie", "authorization", "sessionid",
+    ]
+
+    private let secrets: [String]
+    private let enabled: Bool
+
+    /// Creates a redactor for these secret values; `enabled: false` leaves text as it is.
+    public init(secrets: some Sequence<String>, enabled: Bool = true) {
+        // Longest first, so a secret that contains another is masked whole.
+        self.secrets = Set(secrets.filter { !$0.isEmpty }).sorted { ($0.count, $0) > ($1.count, $1) }
+        self.enabled = enabled
+    }
+
+    /// Every secret-looking string in a JSON value: values of secret keys, and the credential
+    /// part of authorization-like header values.
+    public static func secrets(in value: JSONValue) -> [String] {
+        switch value {
+        case .object(let object):
+            return object.flatMap { member -> [String] in
+                let key = member.key.lowercased().filter { $0 != "_" && $0 != "-" }
+                if secretKeys.contains(key), let string = member.value.stringValue {
+                    return credentials(in: string)
+                }
+                return secrets(in: member.value)
+            }
+        case .array(let elements): return elements.flatMap(secrets(in:))
+        default: return []
+        }
+    }
+
+    /// The secret parts of a header value: `Bearer X` gives `X` (and the whole value);
+    /// `a=1; b=2` cookie lists give each value.
+    public static func credentials(in value: String) -> [String] {
+        var found = [value]
+        let parts = value.split(separator: " ", maxSplits: 1)
+        if parts.count == 2 { found.append(String(parts[1])) }
+        for pair in value.split(separator: ";") {
+            let kv = pair.split(separator: "=", maxSplits: 1)
+            if kv.count == 2 { found.append(String(kv[1]).trimmingCharacters(in: .whitespaces)) }
+        }
+        return found.filter { $0.count >= 2 }
+    }
+
+    /// The text with every secret replaced by ``mask``. A secret is replaced only where it
+    /// stands alone (not inside a longer word), so short tokens such as `A1` do not eat text.
+    public func redact(_ text: String) -> String {
+        guard enabled, !secrets.isEmpty else { return text }
+        var result = text
+        for secret in secrets { result = Self.replaceStandalone(secret, in: result) }
+        return result
+    }
+
+    private static func replaceStandalone(_ secret: String, in text: String) -> String {
+        guard text.contains(secret) else { return text }
+        var out = ""
+        var rest = text[...]
+        while let range = rest.range(of: secret) {
+            let before = range.lowerBound > rest.startIndex ? rest[rest.index(before: range.lowerBound)] : nil
+            let after = range.upperBound < rest.endIndex ? rest[range.upperBound] : nil
+            let standalone = !(before.map(isWordCharacter) ?? false) && !(after.map(isWordCharacter) ?? false)
+            out += rest[..<range.lowerBound]
+            out += standalone ? mask : String(rest[range])
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+
+    private static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "_" || character == "-" || character == "."
+    }
+}
+

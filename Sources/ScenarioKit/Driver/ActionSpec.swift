@@ -1,0 +1,48 @@
+/// An action a driver offers to scenarios, with its arguments, so files can be checked
+/// before they run and authors can list what there is without reading source.
+public struct ActionSpec: Sendable, Hashable {
+    /// The name steps use in `do`.
+    public var name: String
+    /// One line on what it does.
+    public var summary: String
+    /// Its arguments.
+    public var arguments: [ArgumentSpec]
+
+    /// Creates an action description.
+    public init(_ name: String, _ summary: String, arguments: [ArgumentSpec] = []) {
+        self.name = name
+        self.summary = summary
+        self.arguments = arguments
+    }
+}
+
+/// One argument of an action.
+public struct ArgumentSpec: Sendable, Hashable {
+    /// The JSON type an argument takes.
+    public enum ValueType: String, Sendable, Hashable {
+        case string, number, integer, boolean, object, array, any
+    }
+
+    /// The key under `with`.
+    public var name: String
+    /// Its JSON type.
+    public var type: ValueType
+    /// Whether it must be given.
+    public var required: Bool
+    /// One line on what it means.
+    public var summary: String
+    /// The only values allowed, when the argument is a choice.
+    public var choices: [String]?
+
+    /// Creates an argument description.
+    public init(_ name: String, _ type: ValueType, required: Bool = false, _ summary: String, choices: [String]? = nil) {
+        self.name = name
+        self.type = type
+        self.required = required
+        self.summary = summary
+        self.choices = choices
+    }
+}
+
+/// A key a driver accepts under `given`.
+public typealias GivenSpec = ArgumentSpec

@@ -1,0 +1,116 @@
+import Foundation
+import HTTPCore
+
+/// One scripted answer of the backend: which requests it serves, and how.
+public struct Exchange: Sendable {
+    /// The id requests and reports refer to (`exchange-N` when the file names none).
+    public var id: String
+    /// Which requests this exchange serves.
+    public var request: RequestMatcher
+    /// What it answers.
+    public var reply: Reply
+    /// How many requests it serves; `nil` means any number.
+    public var times: Int?
+    /// Exchanges that must have served at least once before this one is eligible.
+    public var after: [String]
+    /// Virtual time between the request and the reply.
+    public var latency: Duration
+    /// Holds replies until a condition holds.
+    public var release: ReleaseCondition?
+    /// Whether leaving this exchange unused is fine.
+    public var optional: Bool
+    /// Where it is declared.
+    public var location: SourceLocation
+
+    /// Creates an exchange.
+    public init(
+        id: String, request: RequestMatcher, reply: Reply, times: Int? = 1, after: [String] = [],
+        latency: Duration = .zero, release: ReleaseCondition? = nil, optional: Bool = false,
+        location: SourceLocation
+    ) {
+        self.id = id
+        self.request = request
+        self.reply = reply
+        self.times = times
+        self.after = after
+        self.latency = latency
+        self.release = release
+        self.optional = optional
+        self.location = location
+    }
+}
+
+/// What a request must look like for an exchange to serve it. Unset parts match anything.
+public struct RequestMatcher: Sendable {
+    /// The method, if it matters.
+    public var method: HTTPMethod?
+    /// The path rule, if it matters.
+    public var path: PathRule?
+    /// Query parameters that must be present with these values (others may be present too).
+    public var query: [(name: String, value: String)]
+    /// Header fields that must be present with these values (names ignore case).
+    public var headers: HTTPFields
+    /// The body rule, if it matters.
+    public var body: BodyRule?
+
+    /// Creates a matcher.
+    public init(
+        method: HTTPMethod? = nil, path: PathRule? = nil, query: [(name: String, value: String)] = [],
+        headers: HTTPFields = [:], body: BodyRule? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// How a matcher looks at the path.
+public enum PathRule: Sendable, Hashable {
+    /// The path equals this string.
+    case exact(String)
+    /// A pattern with `{name}` for one segment and `*` for any rest, such as `/users/{id}/block`.
+    case pattern(String)
+}
+
+/// How a matcher looks at the body.
+public enum BodyRule: Sendable, Hashable {
+    /// The body parses as JSON containing this value (objects by subset, arrays and scalars exactly).
+    case jsonSubset(JSONValue)
+    /// The body, as UTF-8 text, equals this.
+    case text(String)
+}
+
+/// The backend's answer to a matched request.
+public enum Reply: Sendable {
+    /// An HTTP response.
+    case response(ScriptedResponse)
+    /// No response: the transport fails the way URLSession reports it.
+    case fault(TransportError.Code)
+}
+
+/// A scripted HTTP response.
+public struct ScriptedResponse: Sendable, Hashable {
+    /// The status.
+    public var status: HTTPStatus
+    /// Header fields.
+    public var headers: HTTPFields
+    /// Body bytes (from `json`, `text` or `file` in the scenario).
+    public var body: Data
+
+    /// Creates a response.
+    public init(status: HTTPStatus, headers: HTTPFields = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// When held replies go out.
+public enum ReleaseCondition: Sendable, Hashable {
+    /// Once this many requests for the exchange are waiting (they all go out together).
+    case whenPending(Int)
+    /// When the runner reaches the step with this name.
+    case atStep(String)
+}

@@ -1,0 +1,77 @@
+/// What must hold at a check point or at the end.
+public struct Expectations: Sendable {
+    /// A subset of the driver's state snapshot; `null` means absent.
+    public var state: JSONValue?
+    /// The exact ordered list of alerts (each matched as a subset).
+    public var alerts: [JSONValue]?
+    /// The exact ordered timeline of state transitions the driver reports.
+    public var timeline: [JSONValue]?
+    /// What the request log must show.
+    public var requests: RequestExpectations?
+    /// Where the expectations are written.
+    public var location: SourceLocation?
+
+    /// Creates expectations.
+    public init(
+        state: JSONValue? = nil, alerts: [JSONValue]? = nil, timeline: [JSONValue]? = nil,
+        requests: RequestExpectations? = nil, location: SourceLocation? = nil
+    ) {
+        self.state = state
+        self.alerts = alerts
+        self.timeline = timeline
+        self.requests = requests
+        self.location = location
+    }
+
+    /// Whether nothing is expected.
+    public var isEmpty: Bool { state == nil && alerts == nil && timeline == nil && requests == nil }
+}
+
+/// What the log of requests the stack sent must show.
+public struct RequestExpectations: Sendable {
+    /// The total number of requests.
+    public var total: Int?
+    /// Requests served per exchange id (`"unmatched"` counts requests nothing served).
+    public var counts: [(exchange: String, count: Int)]
+    /// The whole log, in order: each entry matches `count` consecutive requests.
+    public var log: [RequestLogPattern]?
+
+    /// Creates request expectations.
+    public init(total: Int? = nil, counts: [(exchange: String, count: Int)] = [], log: [RequestLogPattern]? = nil) {
+        self.total = total
+        self.counts = counts
+        self.log = log
+    }
+}
+
+/// A pattern for a run of consecutive requests in the log. Unset parts match anything.
+public struct RequestLogPattern: Sendable {
+    /// How many consecutive requests this entry covers.
+    public var count: Int
+    /// The exchange that served them (`"unmatched"` for none).
+    public var exchange: String?
+    /// Their method.
+    public var method: String?
+    /// Their path (exact).
+    public var path: String?
+    /// Header fields they carried (names ignore case; `null` means absent).
+    public var headers: [(name: String, value: String?)]
+    /// A JSON subset their bodies contained.
+    public var json: JSONValue?
+    /// Where the entry is written.
+    public var location: SourceLocation?
+
+    /// Creates a pattern.
+    public init(
+        count: Int = 1, exchange: String? = nil, method: String? = nil, path: String? = nil,
+        headers: [(name: String, value: String?)] = [], json: JSONValue? = nil, location: SourceLocation? = nil
+    ) {
+        self.count = count
+        self.exchange = exchange
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.json = json
+        self.location = location
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// One scenario file, loaded and checked: the scripted backend, the steps, the expectations.
+public struct Scenario: Sendable {
+    /// A stable id: the file's path below the folder it was found in, without `.json`.
+    public var id: String
+    /// The human-readable name (a JUnit test case name).
+    public var name: String
+    /// What the scenario protects, in a sentence or two.
+    public var description: String
+    /// Tags for filtering.
+    public var tags: [String]
+    /// The file it was loaded from.
+    public var file: String
+    /// Where the document starts (for reports that point at the scenario itself).
+    public var location: SourceLocation
+    /// The initial condition handed to the driver (everything under `given` but `clock`).
+    public var given: JSONValue
+    /// The wall-clock instant virtual time starts at.
+    public var clockStart: Date
+    /// The scripted backend.
+    public var exchanges: [Exchange]
+    /// What the app and the user do, in order.
+    public var steps: [Step]
+    /// What must hold when the steps are done.
+    public var expect: Expectations
+    /// Checks the scenario switches off.
+    public var relax: Relaxations
+    /// The most virtual time a scenario may spend waiting before it is declared stuck.
+    public var timeLimit: Duration
+
+    /// Creates a scenario.
+    public init(
+        id: String, name: String, description: String, tags: [String] = [], file: String,
+        location: SourceLocation, given: JSONValue = .object([:]), clockStart: Date = Scenario.defaultClockStart,
+        exchanges: [Exchange] = [], steps: [Step] = [], expect: Expectations = Expectations(),
+        relax: Relaxations = Relaxations(), timeLimit: Duration = Scenario.defaultTimeLimit
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.tags = tags
+        self.file = file
+        self.location = location
+        self.given = given
+        self.clockStart = clockStart
+        self.exchanges = exchanges
+        self.steps = steps
+        self.expect = expect
+        self.relax = relax
+        self.timeLimit = timeLimit
+    }
+
+    /// 2026-01-01T00:00:00Z: virtual time's default origin, fixed so runs repeat.
+    public static let defaultClockStart = Date(timeIntervalSince1970: 1_767_225_600)
+    /// 24 hours of virtual time.
+    public static let defaultTimeLimit: Duration = .seconds(24 * 3600)
+}
+
+/// Checks a scenario may switch off explicitly.
+public struct Relaxations: Sendable, Hashable {
+    /// Requests no exchange matches get a 404 instead of failing the scenario.
+    public var unmatchedRequests: Bool
+    /// Exchanges left with uses to spare do not fail the scenario.
+    public var unusedExchanges: Bool
+
+    /// Creates relaxations; both checks are on by default.
+    public init(unmatchedRequests: Bool = false, unusedExchanges: Bool = false) {
+        self.unmatchedRequests = unmatchedRequests
+        self.unusedExchanges = unusedExchanges
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// One thing the scenario does.
+public struct Step: Sendable {
+    /// An optional name, for `release.atStep` and for reports.
+    public var name: String?
+    /// What the step does.
+    public var kind: Kind
+    /// Where the step is declared.
+    public var location: SourceLocation
+
+    /// Creates a step.
+    public init(name: String? = nil, kind: Kind, location: SourceLocation) {
+        self.name = name
+        self.kind = kind
+        self.location = location
+    }
+
+    /// The kinds of step.
+    public enum Kind: Sendable {
+        /// Run one action (or the same one `parallel` times at once) and wait for it, advancing
+        /// virtual time as far as the action needs.
+        case perform(ActionCall, parallel: Int, expect: Outcome?)
+        /// Run different actions at once and wait for all.
+        case group([ActionCall], expects: [Outcome?])
+        /// Start an action in the background under a handle, without waiting.
+        case start(ActionCall, handle: String)
+        /// Wait for a background action and check its outcome.
+        case await(handle: String, expect: Outcome?)
+        /// Advance virtual time, waking sleepers in deadline order.
+        case advance(Duration)
+        /// Let the app run until nothing is runnable, without moving time.
+        case runUntilIdle
+        /// Check expectations at this point.
+        case check(Expectations)
+    }
+}
+
+/// A named driver action with arguments.
+public struct ActionCall: Sendable {
+    /// The action's name, as the driver lists it.
+    public var action: String
+    /// Its arguments (an object).
+    public var arguments: JSONValue
+    /// Where the call is written.
+    public var location: SourceLocation
+
+    /// Creates a call.
+    public init(action: String, arguments: JSONValue = .object([:]), location: SourceLocation) {
+        self.action = action
+        self.arguments = arguments
+        self.location = location
+    }
+}
+
+/// What an action must have returned.
+public enum Outcome: Sendable, Hashable {
+    /// Success with any value.
+    case ok
+    /// Success with a value containing this (subset match).
+    case value(JSONValue)
+    /// Failure whose error contains this (a string means the error's `code`).
+    case error(JSONValue)
+}

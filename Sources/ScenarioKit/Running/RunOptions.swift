@@ -1,0 +1,21 @@
+/// How the runner wires a scenario to the stack.
+public struct RunOptions: Sendable, Hashable {
+    /// How requests reach the scripted backend.
+    public enum Route: String, Sendable, Hashable, CaseIterable {
+        /// The stack gets the scripted transport itself.
+        case direct
+        /// The stack gets a URLSession whose requests a URLProtocol subclass hands to the backend.
+        case urlSession
+    }
+
+    /// How requests reach the scripted backend.
+    public var route: Route
+    /// Show secrets in transcripts and diffs instead of masking them.
+    public var revealSecrets: Bool
+
+    /// Creates options: direct route, secrets masked.
+    public init(route: Route = .direct, revealSecrets: Bool = false) {
+        self.route = route
+        self.revealSecrets = revealSecrets
+    }
+}

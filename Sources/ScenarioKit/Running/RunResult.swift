@@ -1,0 +1,141 @@
+/// The outcome of running a set of scenarios: the root of the result tree every report reads.
+public struct RunResult: Sendable {
+    /// One result per scenario, in the order they were given (not the order they finished).
+    public var scenarios: [ScenarioResult]
+    /// Wall time the whole run took.
+    public var wallTime: Duration
+
+    /// Creates a run result.
+    public init(scenarios: [ScenarioResult], wallTime: Duration) {
+        self.scenarios = scenarios
+        self.wallTime = wallTime
+    }
+
+    /// How many scenarios ended with each status.
+    public func count(_ status: ScenarioResult.Status) -> Int {
+        scenarios.count { $0.status == status }
+    }
+
+    /// Whether nothing failed or errored.
+    public var succeeded: Bool { scenarios.allSatisfy { $0.status == .passed || $0.status == .skipped } }
+}
+
+/// The outcome of one scenario.
+public struct ScenarioResult: Sendable {
+    /// How a scenario ended.
+    public enum Status: String, Sendable, Hashable, Codable {
+        /// Every assertion held.
+        case passed
+        /// An assertion did not hold.
+        case failed
+        /// The scenario could not be loaded or could not run to the end (stuck, driver fault).
+        case error
+        /// Filtered out or not run.
+        case skipped
+    }
+
+    /// The scenario's id (its path below the scenario folder, without `.json`).
+    public var id: String
+    /// Its name.
+    public var name: String
+    /// The file it came from.
+    public var file: String
+    /// Its tags.
+    public var tags: [String]
+    /// How it ended.
+    public var status: Status
+    /// Steps in order; the final `expect` block is the last entry, labelled `expect`.
+    public var steps: [StepResult]
+    /// Why it could not load or run, for `.error` (load issues, one per line, or the runtime fault).
+    public var errorMessage: String?
+    /// Where the error points, when it points somewhere.
+    public var errorLocation: SourceLocation?
+    /// The exchanges up to the first divergence, one line each, secrets masked.
+    public var transcript: [String]
+    /// Wall time the scenario took.
+    public var wallTime: Duration
+    /// Virtual time that passed in the scenario.
+    public var virtualTime: Duration
+
+    /// Creates a scenario result.
+    public init(
+        id: String, name: String, file: String, tags: [String] = [], status: Status, steps: [StepResult] = [],
+        errorMessage: String? = nil, errorLocation: SourceLocation? = nil, transcript: [String] = [],
+        wallTime: Duration = .zero, virtualTime: Duration = .zero
+    ) {
+        self.id = id
+        self.name = name
+        self.file = file
+        self.tags = tags
+        self.status = status
+        self.steps = steps
+        self.errorMessage = errorMessage
+        self.errorLocation = errorLocation
+        self.transcript = transcript
+        self.wallTime = wallTime
+        self.virtualTime = virtualTime
+    }
+
+    /// Every assertion that did not hold, in order.
+    public var failures: [AssertionResult] {
+        steps.flatMap { $0.assertions.filter { !$0.passed } }
+    }
+
+    /// The transcript as one block of text.
+    public var transcriptText: String { transcript.joined(separator: "\n") }
+}
+
+/// The outcome of one step (or of the final `expect` block).
+public struct StepResult: Sendable {
+    /// 1-based position; the final `expect` block is `steps.count + 1`.
+    public var index: Int
+    /// A short label: `do request ×5`, `advance 15s`, `expect`.
+    public var label: String
+    /// Where the step is written.
+    public var location: SourceLocation?
+    /// Its checks.
+    public var assertions: [AssertionResult]
+
+    /// Creates a step result.
+    public init(index: Int, label: String, location: SourceLocation?, assertions: [AssertionResult] = []) {
+        self.index = index
+        self.label = label
+        self.location = location
+        self.assertions = assertions
+    }
+
+    /// Whether every check held.
+    public var passed: Bool { assertions.allSatisfy(\.passed) }
+}
+
+/// One check.
+public struct AssertionResult: Sendable, Hashable {
+    /// What was checked: `state`, `alerts`, `requests.total`, `outcome of copy 3`, `unused exchanges`.
+    public var label: String
+    /// Whether it held.
+    public var passed: Bool
+    /// One line saying what went wrong (empty when it held).
+    public var message: String
+    /// The expected value, rendered (secrets masked).
+    public var expected: String?
+    /// The actual value, rendered (secrets masked).
+    public var actual: String?
+    /// A readable expected-vs-actual diff (`-` expected, `+` actual), when both are multi-line.
+    public var diff: String?
+    /// Where the expectation is written.
+    public var location: SourceLocation?
+
+    /// Creates an assertion result.
+    public init(
+        label: String, passed: Bool, message: String = "", expected: String? = nil, actual: String? = nil,
+        diff: String? = nil, location: SourceLocation? = nil
+    ) {
+        self.label = label
+        self.passed = passed
+        self.message = message
+        self.expected = expected
+        self.actual = actual
+        self.diff = diff
+        self.location = location
+    }
+}

@@ -1,0 +1,411 @@
+import Foundation
+import HTTPCore
+
+/// One run of one scenario, on the calling thread: the loop that starts actions, lets the app
+/// run until idle, moves virtual time and checks expectations.
+final class ScenarioRun: @unchecked Sendable {
+    private let scenario: Scenario
+    private let driver: any ScenarioDriver
+    private let options: RunOptions
+    private let executor = SimulationExecutor()
+    private let clock: VirtualClock
+    private let backend: ScriptedBackend
+    private var session: (any DriverSession)?
+    private var handles: [String: PendingAction] = [:]
+    private var steps: [StepResult] = []
+    /// Transcript length when the first check failed: the first divergence.
+    private var divergence: Int?
+    private var redactor = SecretRedactor(secrets: [])
+
+    init(scenario: Scenario, driver: any ScenarioDriver, options: RunOptions) {
+        self.scenario = scenario
+        self.driver = driver
+        self.options = options
+        let clock = VirtualClock(start: scenario.clockStart)
+        self.clock = clock
+        let executor = self.executor
+        if options.route == .urlSession {
+            backend = ScriptedBackend(
+                exchanges: scenario.exchanges, clock: clock,
+                onHold: { executor.endExternalWork() }, onRelease: { executor.beginExternalWork() })
+        } else {
+            backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock)
+        }
+    }
+
+    /// A run failed in a way that ends it: stuck, busy, or a driver fault.
+    private struct Abort: Error {
+        var message: String
+        var location: SourceLocation?
+    }
+
+    func execute() -> ScenarioResult {
+        var route: String?
+        let transport: any HTTPTransport
+        let baseURL = URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/")
+        switch options.route {
+        case .direct:
+            transport = ScriptedTransport(backend: backend)
+        case .urlSession:
+            let id = ScriptedURLProtocol.route(backend)
+            route = id
+            transport = RoutedURLSessionTransport(
+                route: id, inner: URLSessionTransport(baseURL: baseURL, session: ScriptedURLProtocol.makeSession()), executor: executor)
+        }
+        defer { route.map(ScriptedURLProtocol.unroute) }
+
+        var errorMessage: String?
+        var errorLocation: SourceLocation?
+        do {
+            let context = DriverContext(given: scenario.given, transport: transport, clock: clock, taskExecutor: executor, baseURL: baseURL)
+            let driver = self.driver
+            let made = try onExecutor { () async -> Result<any DriverSession, any Error> in
+                do { return .success(try await driver.makeSession(context)) } catch { return .failure(error) }
+            }
+            switch made {
+            case .success(let session): self.session = session
+            case .failure(let error):
+                throw Abort(message: "the driver could not start from 'given': \(error)", location: scenario.location)
+            }
+            for (offset, step) in scenario.steps.enumerated() {
+                try perform(step, index: offset + 1)
+            }
+            try settle()
+            try finalChecks()
+        } catch let abort as Abort {
+            errorMessage = abort.message
+            errorLocation = abort.location
+        } catch {
+            errorMessage = "\(error)"
+        }
+        tearDown()
+        return result(errorMessage: errorMessage, errorLocation: errorLocation)
+    }
+
+    // MARK: - Steps
+
+    private func perform(_ step: Step, index: Int) throws {
+        if let name = step.name { backend.reachStep(name) }
+        var assertions: [AssertionResult] = []
+        switch step.kind {
+        case .perform(let call, let parallel, let expect):
+            let actions = (0..<parallel).map { _ in start(call) }
+            try wait(for: actions, step: step)
+            for (copy, action) in actions.enumerated() {
+                let label = parallel > 1 ? "outcome of copy \(copy + 1) of \(parallel)" : "outcome"
+                assertions.append(check(action.result, against: expect, label: label, location: step.location))
+            }
+        case .group(let calls, let expects):
+            let actions = calls.map(start)
+            try wait(for: actions, step: step)
+            for (offset, action) in actions.enumerated() {
+                assertions.append(check(action.result, against: expects[offset], label: "outcome of \(calls[offset].action)", location: calls[offset].location))
+            }
+        case .start(let call, let handle):
+            handles[handle] = start(call)
+            try settle()
+        case .await(let handle, let expect):
+            guard let action = handles[handle] else {
+                throw Abort(message: "no background action is named '\(handle)'", location: step.location)
+            }
+            try wait(for: [action], step: step)
+            assertions.append(check(action.result, against: expect, label: "outcome of '\(handle)'", location: step.location))
+        case .advance(let duration):
+            try advance(to: clock.now.advanced(by: duration))
+        case .runUntilIdle:
+            try settle()
+        case .check(let expectations):
+            try settle()
+            assertions += try evaluate(expectations)
+        }
+        record(StepResult(index: index, label: Self.label(step), location: step.location, assertions: assertions))
+    }
+
+    /// An action started on the simulation executor; its result lands here when it finishes.
+    private final class PendingAction: @unchecked Sendable {
+        let call: ActionCall
+        private let lock = NSLock()
+        private var stored: ActionResult?
+
+        init(call: ActionCall) { self.call = call }
+
+        var result: ActionResult? { lock.withLock { stored } }
+        func finish(_ result: ActionResult) { lock.withLock { stored = result } }
+    }
+
+    private func start(_ call: ActionCall) -> PendingAction {
+        let pending = PendingAction(call: call)
+        guard let session else { return pending }
+        Task(executorPreference: executor) {
+            pending.finish(await session.perform(call.action, arguments: call.arguments))
+        }
+        return pending
+    }
+
+    /// Lets the app run, moving virtual time to each next deadline, until every action is done.
+    private func wait(for actions: [PendingAction], step: Step) throws {
+        try settle()
+        while actions.contains(where: { $0.result == nil }) {
+            guard let next = clock.nextDeadline, next.offset <= scenario.timeLimit else {
+                throw Abort(message: stuckMessage(actions.filter { $0.result == nil }), location: step.location)
+            }
+            try advance(to: next)
+        }
+    }
+
+    /// Moves time to `target`, waking sleepers in deadline order and letting the app run after each.
+    private func advance(to target: VirtualClock.Instant) throws {
+        try settle()
+        while let next = clock.nextDeadline, next <= target {
+            _ = clock.wakeDue(movingTo: next)
+            try settle()
+        }
+        _ = clock.wakeDue(movingTo: target)
+        try settle()
+    }
+
+    /// Runs jobs until the app is idle.
+    private func settle() throws {
+        do {
+            try executor.runUntilIdle()
+        } catch .busy(let jobs) {
+            throw Abort(message: "the app never became idle (\(jobs) jobs without a pause): a loop that does not wait on the clock or the network?")
+        } catch .externalWorkTimedOut(let pending) {
+            throw Abort(message: "\(pending) request(s) inside URLSession did not come back within 30 s of real time")
+        }
+    }
+
+    /// Runs async work on the simulation executor and returns its value once the app is idle.
+    private func onExecutor<T: Sendable>(_ body: @escaping @Sendable () async -> T) throws -> T {
+        let box = ResultBox<T>()
+        Task(executorPreference: executor) { box.set(await body()) }
+        try settle()
+        guard let value = box.value else {
+            throw Abort(message: "the driver did not answer without waiting: \(waitingSummary())", location: scenario.location)
+        }
+        return value
+    }
+
+    private func stuckMessage(_ pending: [PendingAction]) -> String {
+        let names = pending.map { "'\($0.call.action)'" }.joined(separator: ", ")
+        let limit = VirtualClock.Instant.format(scenario.timeLimit)
+        if clock.nextDeadline == nil {
+            return "stuck: \(names) can never finish; nothing is scheduled on the clock. Waiting on: \(waitingSummary())"
+        }
+        return "stuck: \(names) did not finish within the time limit (\(limit) of virtual time). Waiting on: \(waitingSummary())"
+    }
+
+    private func waitingSummary() -> String {
+        let held = backend.heldDescriptions
+        let sleeping = clock.waitingDescriptions
+        var parts = held
+        if !sleeping.isEmpty {
+            parts.append("\(sleeping.count) timer(s) on the clock, next: \(sleeping[0])")
+        }
+        return parts.isEmpty ? "nothing the engine can see (an action awaiting something outside the scenario?)" : parts.joined(separator: "; ")
+    }
+
+    // MARK: - Checks
+
+    private func check(_ result: ActionResult?, against outcome: Outcome?, label: String, location: SourceLocation) -> AssertionResult {
+        guard let outcome else { return AssertionResult(label: label, passed: true) }
+        guard let result else {
+            return AssertionResult(label: label, passed: false, message: "the action did not finish", location: location)
+        }
+        switch (outcome, result) {
+        case (.ok, .value):
+            return AssertionResult(label: label, passed: true)
+        case (.value(let want), .value(let have)):
+            return compare(label: label, expected: want, actual: have, location: location)
+        case (.error(let want), .error(let have)):
+            let expected: JSONValue = want.stringValue.map { ["code": .string($0)] } ?? want
+            return compare(label: label, expected: expected, actual: have, location: location)
+        case (_, .value(let have)):
+            return failure(label, "expected the action to fail, but it succeeded", expected: outcomeText(outcome), actual: "value " + have.compactText, location: location)
+        case (_, .error(let have)):
+            return failure(label, "expected the action to succeed, but it failed with \(have["code"]?.stringValue ?? have.compactText)", expected: outcomeText(outcome), actual: "error " + have.compactText, location: location)
+        }
+    }
+
+    private func outcomeText(_ outcome: Outcome) -> String {
+        switch outcome {
+        case .ok: "ok"
+        case .value(let value): "value " + value.compactText
+        case .error(let value): "error " + value.compactText
+        }
+    }
+
+    private func evaluate(_ expect: Expectations) throws -> [AssertionResult] {
+        guard let session else { return [] }
+        var out: [AssertionResult] = []
+        let location = expect.location
+        if let state = expect.state {
+            let snapshot = try onExecutor { await session.snapshot() }
+            out.append(compare(label: "state", expected: state, actual: snapshot, location: location))
+        }
+        if let alerts = expect.alerts {
+            let actual = try onExecutor { await session.alerts() }
+            out.append(compare(label: "alerts", expected: .array(alerts), actual: .array(actual), location: location))
+        }
+        if let timeline = expect.timeline {
+            let actual = try onExecutor { await session.timeline() }
+            out.append(compare(label: "timeline", expected: .array(timeline), actual: .array(actual), location: location, exact: true))
+        }
+        if let requests = expect.requests {
+            out += RequestLogCheck(log: backend.requests, exchanges: scenario.exchanges).evaluate(requests, location: location).map(masked)
+        }
+        return out
+    }
+
+    private func finalChecks() throws {
+        var assertions = try evaluate(scenario.expect)
+        let log = backend.requests
+        if !scenario.relax.unmatchedRequests {
+            let unmatched = log.filter { $0.exchangeID == nil }
+            if !unmatched.isEmpty {
+                let lines = unmatched.map { "#\($0.number) \($0.request.method) \($0.request.target)" }
+                assertions.append(failure("unmatched requests", "\(unmatched.count) request(s) matched no exchange; script them or set relax.unmatchedRequests", expected: "none", actual: lines.joined(separator: "\n"), location: scenario.location))
+            }
+        }
+        if !scenario.relax.unusedExchanges {
+            let counts = backend.useCounts
+            let unused = scenario.exchanges.enumerated().filter { index, exchange in
+                !exchange.optional && counts[index] < (exchange.times ?? 1)
+            }
+            if !unused.isEmpty {
+                let lines = unused.map { index, exchange in
+                    "'\(exchange.id)' served \(counts[index]) of \(exchange.times.map(String.init) ?? "at least 1")"
+                }
+                assertions.append(failure("unused exchanges", "\(unused.count) exchange(s) were not used as scripted; remove them, fix `times`, or mark them optional", expected: "every exchange used", actual: lines.joined(separator: "\n"), location: unused.first?.element.location))
+            }
+        }
+        record(StepResult(index: scenario.steps.count + 1, label: "expect", location: scenario.expect.location ?? scenario.location, assertions: assertions))
+    }
+
+    private func compare(label: String, expected: JSONValue, actual: JSONValue, location: SourceLocation?, exact: Bool = false) -> AssertionResult {
+        let mismatches = exact
+            ? (expected == actual ? [] : JSONMatch.mismatches(expected: expected, actual: actual).nonEmpty(or: JSONMatch.Mismatch(path: "", expected: expected.compactText, actual: actual.compactText)))
+            : JSONMatch.mismatches(expected: expected, actual: actual)
+        guard !mismatches.isEmpty else { return AssertionResult(label: label, passed: true) }
+        let shown = exact ? actual : JSONMatch.project(actual, onto: expected)
+        let expectedText = expected.prettyText
+        let actualText = shown.prettyText
+        let message = mismatches.prefix(5).map { "\(label)\($0)" }.joined(separator: "; ")
+            + (mismatches.count > 5 ? "; and \(mismatches.count - 5) more" : "")
+        return masked(AssertionResult(
+            label: label, passed: false, message: message, expected: expectedText, actual: actualText,
+            diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location))
+    }
+
+    private func failure(_ label: String, _ message: String, expected: String, actual: String, location: SourceLocation?) -> AssertionResult {
+        masked(AssertionResult(label: label, passed: false, message: message, expected: expected, actual: actual, location: location))
+    }
+
+    private func masked(_ assertion: AssertionResult) -> AssertionResult {
+        var out = assertion
+        out.message = redactor.redact(out.message)
+        out.expected = out.expected.map(redactor.redact)
+        out.actual = out.actual.map(redactor.redact)
+        out.diff = out.diff.map(redactor.redact)
+        return out
+    }
+
+    private func record(_ step: StepResult) {
+        if !step.passed, divergence == nil { divergence = backend.transcriptLines.count }
+        steps.append(step)
+    }
+
+    // MARK: - End
+
+    private func tearDown() {
+        // Unwind whatever still waits, so no task or continuation outlives the run.
+        backend.cancelHeld()
+        clock.cancelAll()
+        _ = try? executor.runUntilIdle(jobLimit: 100_000, externalWait: 5)
+        clock.cancelAll()
+    }
+
+    private func result(errorMessage: String?, errorLocation: SourceLocation?) -> ScenarioResult {
+        redactor = SecretRedactor(secrets: secrets(), enabled: !options.revealSecrets)
+        steps = steps.map { step in
+            var step = step
+            step.assertions = step.assertions.map(masked)
+            return step
+        }
+        var lines = backend.transcriptLines
+        let cut = [divergence, backend.firstDivergence].compactMap { $0 }.min()
+        if let cut, cut < lines.count {
+            lines = Array(lines.prefix(cut)) + ["… \(lines.count - cut) more line(s) after the first divergence"]
+        }
+        let status: ScenarioResult.Status = errorMessage != nil ? .error : (steps.allSatisfy(\.passed) ? .passed : .failed)
+        return ScenarioResult(
+            id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: status,
+            steps: steps, errorMessage: errorMessage.map(redactor.redact), errorLocation: errorLocation,
+            transcript: lines.map(redactor.redact), virtualTime: clock.now.offset)
+    }
+
+    /// Secrets the scenario mentions, and credentials the stack sent.
+    private func secrets() -> [String] {
+        var found = SecretRedactor.secrets(in: scenario.given)
+        for exchange in scenario.exchanges {
+            for field in exchange.request.headers { found += SecretRedactor.credentials(in: field.value) }
+            if case .jsonSubset(let json)? = exchange.request.body { found += SecretRedactor.secrets(in: json) }
+            if case .response(let response) = exchange.reply {
+                for field in response.headers where Self.isCredentialHeader(field.name) {
+                    found += SecretRedactor.credentials(in: field.value)
+                }
+                if let json = JSONValue.parse(response.body) { found += SecretRedactor.secrets(in: json) }
+            }
+        }
+        for step in scenario.steps {
+            for call in step.calls { found += SecretRedactor.secrets(in: call.arguments) }
+        }
+        for logged in backend.requests {
+            for field in logged.request.headers where Self.isCredentialHeader(field.name) {
+                found += SecretRedactor.credentials(in: field.value)
+            }
+            if let body = logged.request.body, let json = JSONValue.parse(body) { found += SecretRedactor.secrets(in: json) }
+        }
+        return found
+    }
+
+    private static func isCredentialHeader(_ name: String) -> Bool {
+        ["authorization", "cookie", "set-cookie", "proxy-authorization"].contains(name.lowercased())
+    }
+
+    static func label(_ step: Step) -> String {
+        let prefix = step.name.map { "\($0): " } ?? ""
+        switch step.kind {
+        case .perform(let call, let parallel, _): return prefix + "do \(call.action)" + (parallel > 1 ? " ×\(parallel)" : "")
+        case .group(let calls, _): return prefix + "group " + calls.map(\.action).joined(separator: " + ")
+        case .start(let call, let handle): return prefix + "start \(call.action) as \(handle)"
+        case .await(let handle, _): return prefix + "await \(handle)"
+        case .advance(let duration): return prefix + "advance \(VirtualClock.Instant.format(duration))"
+        case .runUntilIdle: return prefix + "run until idle"
+        case .check: return prefix + "check"
+        }
+    }
+}
+
+extension Step {
+    /// The action calls a step makes.
+    var calls: [ActionCall] {
+        switch kind {
+        case .perform(let call, _, _), .start(let call, _): [call]
+        case .group(let calls, _): calls
+        default: []
+        }
+    }
+}
+
+extension Array {
+    fileprivate func nonEmpty(or element: Element) -> [Element] { isEmpty ? [element] : self }
+}
+
+/// Carries a value out of a task run on the simulation executor.
+final class ResultBox<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T?
+    var value: T? { lock.withLock { stored } }
+    func set(_ value: T) { lock.withLock { stored = value } }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import HTTPCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The URLSession way in: a `URLProtocol` that hands requests to a run's ``ScriptedBackend``.
+///
+/// URLSession creates protocol instances itself, so each request names its backend in a
+/// header that ``ScriptedURLProtocol/route(_:)`` issues per run and that is stripped before the
+/// backend sees the request. Routes are per run, so runs in parallel never see each other.
+public final class ScriptedURLProtocol: URLProtocol {
+    /// The header that carries the route.
+    public static let routeHeader = "X-Scenario-Route"
+
+    private static let routes = RouteTable()
+
+    /// Registers `backend` and returns its route; call ``unroute(_:)`` when the run ends.
+    public static func route(_ backend: ScriptedBackend) -> String { routes.add(backend) }
+
+    /// Forgets a route.
+    public static func unroute(_ route: String) { routes.remove(route) }
+
+    /// A URLSession whose requests this protocol serves (ephemeral: no cache, no cookies kept).
+    public static func makeSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [ScriptedURLProtocol.self]
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }
+
+    override public class func canInit(with request: URLRequest) -> Bool {
+        request.value(forHTTPHeaderField: routeHeader) != nil
+    }
+
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override public func startLoading() {
+        let urlRequest = self.request
+        guard let route = urlRequest.value(forHTTPHeaderField: Self.routeHeader),
+            let backend = Self.routes.backend(for: route), let url = urlRequest.url
+        else {
+            client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
+            return
+        }
+        let request = Self.httpRequest(from: urlRequest, url: url)
+        // URLProtocol is not Sendable; URLSession allows calling its client from any thread.
+        let client = self.client
+        nonisolated(unsafe) let loader = self
+        backend.handle(request) { result in
+            switch result {
+            case .success(let response):
+                var fields: [String: String] = [:]
+                for field in response.headers { fields[field.name] = field.value }
+                guard let http = HTTPURLResponse(url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1", headerFields: fields) else {
+                    client?.urlProtocol(loader, didFailWithError: URLError(.badServerResponse))
+                    return
+                }
+                client?.urlProtocol(loader, didReceive: http, cacheStoragePolicy: .notAllowed)
+                if !response.body.isEmpty { client?.urlProtocol(loader, didLoad: response.body) }
+                client?.urlProtocolDidFinishLoading(loader)
+            case .failure(let error):
+                client?.urlProtocol(loader, didFailWithError: URLError(Self.urlErrorCode(error.code)))
+            }
+        }
+    }
+
+    override public func stopLoading() {}
+
+    static func httpRequest(from urlRequest: URLRequest, url: URL) -> HTTPRequest {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        var headers = HTTPFields()
+        for (name, value) in (urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key })
+        where name.caseInsensitiveCompare(routeHeader) != .orderedSame {
+            headers.append(name: name, value: value)
+        }
+        return HTTPRequest(
+            method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
+            path: components?.percentEncodedPath.removingPercentEncoding ?? url.path,
+            query: (components?.queryItems ?? []).map { .init(name: $0.name, value: $0.value) },
+            headers: headers,
+            body: urlRequest.httpBody ?? urlRequest.httpBodyStream.map(Self.read)
+        )
+    }
+
+    private static func read(_ stream: InputStream) -> Data {
+        var data = Data()
+        stream.open()
+        defer { stream.close() }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while stream.hasBytesAvailable {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            guard count > 0 else { break }
+            data.append(buffer, count: count)
+        }
+        return data
+    }
+
+    static func urlErrorCode(_ code: TransportError.Code) -> URLError.Code {
+        switch code {
+        case .timedOut: .timedOut
+        case .notConnectedToInternet: .notConnectedToInternet
+        case .networkConnectionLost: .networkConnectionLost
+        case .cannotConnectToHost: .cannotConnectToHost
+        case .cancelled: .cancelled
+        case .badServerResponse: .badServerResponse
+        case .other: .unknown
+        }
+    }
+}
+
+/// Live routes: run id to backend. Entries exist only while their run does.
+private final class RouteTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var backends: [String: ScriptedBackend] = [:]
+    private var counter = 0
+
+    func add(_ backend: ScriptedBackend) -> String {
+        lock.withLock {
+            counter += 1
+            let route = "run-\(counter)"
+            backends[route] = backend
+            return route
+        }
+    }
+
+    func remove(_ route: String) { lock.withLock { backends[route] = nil } }
+
+    func backend(for route: String) -> ScriptedBackend? { lock.withLock { backends[route] } }
+}
+
+/// The URLSession route's transport: tags each request with its run's route and tells the
+/// executor that work is under way outside it until the answer is back.
+struct RoutedURLSessionTransport: HTTPTransport {
+    let route: String
+    let inner: URLSessionTransport
+    let executor: SimulationExecutor
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var tagged = request
+        tagged.headers[ScriptedURLProtocol.routeHeader] = route
+        executor.beginExternalWork()
+        defer { executor.endExternalWork() }
+        return try await inner.send(tagged)
+    }
+}
