@@ -1,0 +1,41 @@
+/// One problem found in a scenario file: where it is, what is wrong, and what to do about it.
+public struct LoadIssue: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file, line, column and JSON path of the offending key or value.
+    public var location: SourceLocation
+    /// What is wrong, phrased so the reader knows what to write instead.
+    public var message: String
+    /// An optional follow-up, such as `did you mean 'times'?`.
+    public var hint: String?
+
+    /// Creates an issue.
+    public init(location: SourceLocation, message: String, hint: String? = nil) {
+        self.location = location
+        self.message = message
+        self.hint = hint
+    }
+
+    /// `file:line:column: error: MESSAGE (at $.json.path) — hint`, the form editors and CI understand.
+    public var description: String {
+        var text = "\(location): error: \(message)"
+        if !location.path.isEmpty { text += " (at \(location.path))" }
+        if let hint, !hint.isEmpty { text += " — \(hint)" }
+        return text
+    }
+}
+
+/// A scenario file that could not be loaded, with every issue found in it.
+public struct LoadFailure: Error, Sendable, CustomStringConvertible {
+    /// The file as given to the loader.
+    public var file: String
+    /// Every issue, in document order.
+    public var issues: [LoadIssue]
+
+    /// Creates a failure.
+    public init(file: String, issues: [LoadIssue]) {
+        self.file = file
+        self.issues = issues
+    }
+
+    /// All issues, one per line.
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+}

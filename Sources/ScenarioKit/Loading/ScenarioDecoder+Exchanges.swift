@@ -1,0 +1,342 @@
+import Foundation
+import HTTPCore
+
+/// Decoding `exchanges`: matchers, responses, faults, ordering and release conditions.
+extension ScenarioDecoder {
+    mutating func decodeExchanges(_ top: Members) -> [Exchange] {
+        guard let member = top["exchanges"] else { return [] }
+        let path = top.path("exchanges")
+        guard let elements = member.value.elements else {
+            report("'exchanges' must be an array of exchanges; got \(Self.describe(member.value.value))", member.value, path)
+            return []
+        }
+        var exchanges: [Exchange] = []
+        var firstUse: [String: SourceLocation] = [:]
+        for (index, node) in elements.enumerated() {
+            let exchangePath = JSONPath.appending(path, index: index)
+            let defaultId = "exchange-\(index + 1)"
+            let id = index < exchangeIds.count ? exchangeIds[index] : defaultId
+            // Duplicate ids are reported where the second one is written (its id, or the exchange itself).
+            let idLocation =
+                node["id"].map { location($0, JSONPath.appending(exchangePath, key: "id")) } ?? location(node, exchangePath)
+            if let first = firstUse[id] {
+                report(
+                    "duplicate exchange id '\(id)'; ids must be unique", at: idLocation,
+                    hint: "first used at line \(first.line), column \(first.column)"
+                        + (node["id"] == nil ? " (exchanges without an id are named exchange-N)" : ""))
+            } else {
+                firstUse[id] = idLocation
+            }
+            if let exchange = decodeExchange(node, at: exchangePath, id: id) {
+                exchanges.append(exchange)
+            }
+        }
+        return exchanges
+    }
+
+    private mutating func decodeExchange(_ node: JSONNode, at path: String, id: String) -> Exchange? {
+        guard let fields = object(node, at: path, "exchange", allowed: ScenarioKeys.exchange) else { return nil }
+        let issueCount = issues.count
+        if let idNode = fields["id"]?.value, let text = string(idNode, at: fields.path("id"), "'id'", nonEmpty: true),
+            text == ScenarioKeys.unmatched
+        {
+            report("'\(ScenarioKeys.unmatched)' is reserved for requests no exchange served; pick another id", idNode, fields.path("id"))
+        }
+
+        var matcher = RequestMatcher()
+        if let request = fields["request"] {
+            matcher = decodeMatcher(request.value, at: fields.path("request")) ?? matcher
+        } else {
+            missing("request", in: fields, " (use {} to match any request)")
+        }
+
+        var reply: Reply?
+        switch (fields["response"], fields["fault"]) {
+        case (let response?, nil):
+            reply = decodeResponse(response.value, at: fields.path("response")).map(Reply.response)
+        case (nil, let fault?):
+            reply = decodeFault(fault.value, at: fields.path("fault")).map(Reply.fault)
+        case (_?, let fault?):
+            report(
+                "an exchange takes either 'response' or 'fault', not both", at: keyLocation(fault, fields.path("fault")))
+        case (nil, nil) where fields.suggested.isDisjoint(with: ["response", "fault"]):
+            report("an exchange needs a 'response' or a 'fault'", node, path)
+        case (nil, nil):
+            break
+        }
+
+        var times: Int? = 1
+        if let member = fields["times"] {
+            times = decodeTimes(member.value, at: fields.path("times")) ?? 1
+        }
+
+        var after: [String] = []
+        if let member = fields["after"] {
+            after = decodeAfter(member.value, at: fields.path("after"), ownId: id)
+        }
+
+        var latency = Duration.zero
+        if let member = fields["latency"] {
+            latency = duration(member.value, at: fields.path("latency"), "'latency'") ?? .zero
+        }
+
+        var release: ReleaseCondition?
+        if let member = fields["release"] {
+            release = decodeRelease(member.value, at: fields.path("release"))
+        }
+
+        let optional = bool(fields, "optional") ?? false
+        guard issues.count == issueCount, let reply else { return nil }
+        return Exchange(
+            id: id, request: matcher, reply: reply, times: times, after: after, latency: latency, release: release,
+            optional: optional, location: location(node, path))
+    }
+
+    private mutating func decodeTimes(_ node: JSONNode, at path: String) -> Int?? {
+        if let text = node.value.stringValue {
+            if text == ScenarioKeys.unlimited { return .some(nil) }
+            report(
+                "'times' must be an integer >= 1 or \"\(ScenarioKeys.unlimited)\"; got \(Self.describe(node.value))", node, path,
+                hint: Self.didYouMean(text, [ScenarioKeys.unlimited]))
+            return nil
+        }
+        guard let count = node.value.intValue, count >= 1 else {
+            report("'times' must be an integer >= 1 or \"\(ScenarioKeys.unlimited)\"; got \(Self.describe(node.value))", node, path)
+            return nil
+        }
+        return .some(count)
+    }
+
+    private mutating func decodeAfter(_ node: JSONNode, at path: String, ownId: String) -> [String] {
+        var named: [(JSONNode, String)] = []
+        if node.value.stringValue != nil {
+            named = [(node, path)]
+        } else if let elements = node.elements {
+            named = elements.enumerated().map { ($1, JSONPath.appending(path, index: $0)) }
+        } else {
+            report("'after' must be an exchange id or an array of them; got \(Self.describe(node.value))", node, path)
+            return []
+        }
+        var ids: [String] = []
+        for (element, elementPath) in named {
+            guard let id = string(element, at: elementPath, "'after'") else { continue }
+            if id == ownId {
+                report("an exchange cannot come after itself", element, elementPath)
+            } else if !exchangeIds.contains(id) {
+                report("'after' names unknown exchange '\(id)'", element, elementPath, hint: Self.didYouMean(id, exchangeIds))
+            } else {
+                ids.append(id)
+            }
+        }
+        return ids
+    }
+
+    private mutating func decodeRelease(_ node: JSONNode, at path: String) -> ReleaseCondition? {
+        guard let fields = object(node, at: path, "'release'", allowed: ScenarioKeys.release) else { return nil }
+        switch (fields["whenPending"], fields["atStep"]) {
+        case (let pending?, nil):
+            return integer(pending.value, at: fields.path("whenPending"), "'whenPending'", minimum: 1).map(ReleaseCondition.whenPending)
+        case (nil, let step?):
+            let stepPath = fields.path("atStep")
+            guard let name = string(step.value, at: stepPath, "'atStep'", nonEmpty: true) else { return nil }
+            guard stepNames.contains(name) else {
+                report(
+                    "'atStep' names no step: no step has \"name\": \"\(name)\"", step.value, stepPath,
+                    hint: Self.didYouMean(name, stepNames))
+                return nil
+            }
+            return .atStep(name)
+        case (_?, let step?):
+            report("'release' takes either 'whenPending' or 'atStep', not both", at: keyLocation(step, fields.path("atStep")))
+        case (nil, nil) where fields.suggested.isEmpty:
+            report("'release' needs 'whenPending' (a count) or 'atStep' (a step name)", node, path)
+        case (nil, nil):
+            break
+        }
+        return nil
+    }
+
+    private mutating func decodeFault(_ node: JSONNode, at path: String) -> TransportError.Code? {
+        guard let name = string(node, at: path, "'fault'") else { return nil }
+        guard ScenarioKeys.faults.contains(name), let code = TransportError.Code(rawValue: name) else {
+            report(
+                "unknown fault '\(name)'; faults are \(ScenarioKeys.faults.joined(separator: ", "))", node, path,
+                hint: Self.didYouMean(name, ScenarioKeys.faults))
+            return nil
+        }
+        return code
+    }
+
+    // MARK: request
+
+    private mutating func decodeMatcher(_ node: JSONNode, at path: String) -> RequestMatcher? {
+        guard let fields = object(node, at: path, "'request'", allowed: ScenarioKeys.request) else { return nil }
+        var matcher = RequestMatcher()
+        if let member = fields["method"] {
+            matcher.method = method(member.value, at: fields.path("method"))
+        }
+        switch (fields["path"], fields["pathPattern"]) {
+        case (let exact?, nil):
+            if let text = requestPath(exact.value, at: fields.path("path"), "'path'") {
+                if text.contains("{") || text.hasSuffix("*") {
+                    report(
+                        "'path' is matched exactly; use 'pathPattern' for {name} segments and a final *", exact.value,
+                        fields.path("path"))
+                } else {
+                    matcher.path = .exact(text)
+                }
+            }
+        case (nil, let pattern?):
+            if let text = requestPath(pattern.value, at: fields.path("pathPattern"), "'pathPattern'"),
+                checkPattern(text, pattern.value, at: fields.path("pathPattern"))
+            {
+                matcher.path = .pattern(text)
+            }
+        case (_?, let pattern?):
+            report("'request' takes either 'path' or 'pathPattern', not both", at: keyLocation(pattern, fields.path("pathPattern")))
+        case (nil, nil):
+            break
+        }
+        if let member = fields["query"] {
+            matcher.query = stringPairs(member.value, at: fields.path("query"), "'query'").map { (name: $0.0, value: $0.1) }
+        }
+        if let member = fields["headers"] {
+            matcher.headers = headers(member.value, at: fields.path("headers"))
+        }
+        switch (fields["json"], fields["text"]) {
+        case (let json?, nil):
+            matcher.body = .jsonSubset(json.value.value)
+        case (nil, let text?):
+            matcher.body = string(text.value, at: fields.path("text"), "'text'").map(BodyRule.text)
+        case (_?, let text?):
+            report("'request' takes either 'json' or 'text', not both", at: keyLocation(text, fields.path("text")))
+        case (nil, nil):
+            break
+        }
+        return matcher
+    }
+
+    func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0 == "-" || $0 == "_") }
+    }
+
+    mutating func method(_ node: JSONNode, at path: String) -> HTTPMethod? {
+        guard let text = node.value.stringValue, isToken(text) else {
+            report("'method' must be an HTTP method such as \"GET\" or \"POST\"; got \(Self.describe(node.value))", node, path)
+            return nil
+        }
+        return HTTPMethod(rawValue: text)
+    }
+
+    private mutating func requestPath(_ node: JSONNode, at path: String, _ what: String) -> String? {
+        guard let text = string(node, at: path, what) else { return nil }
+        guard text.hasPrefix("/") else {
+            report("\(what) must start with '/'; got \(Self.describe(node.value))", node, path)
+            return nil
+        }
+        if text.contains("?") {
+            report("\(what) is the path without the query; put parameters under 'query'", node, path)
+            return nil
+        }
+        return text
+    }
+
+    /// `{name}` must be a whole segment and `*` only the whole last segment.
+    private mutating func checkPattern(_ text: String, _ node: JSONNode, at path: String) -> Bool {
+        let segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for (index, segment) in segments.enumerated() {
+            if segment == "*" {
+                if index != segments.count - 1 {
+                    report("'*' in 'pathPattern' may only be the last segment", node, path)
+                    return false
+                }
+            } else if segment.hasPrefix("{") || segment.hasSuffix("}") {
+                let name = segment.dropFirst().dropLast()
+                guard segment.hasPrefix("{"), segment.hasSuffix("}"), !name.isEmpty,
+                    name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") })
+                else {
+                    report("'pathPattern' segment '\(segment)' must be a whole {name} such as {id}", node, path)
+                    return false
+                }
+            } else if segment.contains("{") || segment.contains("}") || segment.contains("*") {
+                report("'pathPattern' segment '\(segment)' must be a whole {name} or a final '*', not part of one", node, path)
+                return false
+            }
+        }
+        return true
+    }
+
+    mutating func headers(_ node: JSONNode, at path: String) -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in stringPairs(node, at: path, "'headers'") {
+            fields.append(name: name, value: value)
+        }
+        return fields
+    }
+
+    // MARK: response
+
+    private mutating func decodeResponse(_ node: JSONNode, at path: String) -> ScriptedResponse? {
+        guard let fields = object(node, at: path, "'response'", allowed: ScenarioKeys.response) else { return nil }
+        let issueCount = issues.count
+        var status: HTTPStatus?
+        if let member = fields["status"] {
+            status = integer(member.value, at: fields.path("status"), "'status'", minimum: 100, maximum: 599).map(HTTPStatus.init(code:))
+        } else {
+            missing("status", in: fields, " (an integer from 100 to 599)")
+        }
+        var headers = HTTPFields()
+        if let member = fields["headers"] {
+            headers = self.headers(member.value, at: fields.path("headers"))
+        }
+        let bodies = ScenarioKeys.responseBodies.compactMap { fields[$0] }.sorted {
+            ($0.keyLine, $0.keyColumn) < ($1.keyLine, $1.keyColumn)
+        }
+        var body = Data()
+        if bodies.count > 1 {
+            for extra in bodies.dropFirst() {
+                report(
+                    "a response takes at most one body: '\(bodies[0].key)' is already given, so remove '\(extra.key)'",
+                    at: keyLocation(extra, fields.path(extra.key)))
+            }
+        } else if let form = bodies.first {
+            let bodyPath = fields.path(form.key)
+            switch form.key {
+            case "json":
+                body = form.value.value.data
+                if !headers.contains(HTTPFields.Name.contentType) {
+                    headers.append(name: HTTPFields.Name.contentType, value: "application/json")
+                }
+            case "text":
+                body = string(form.value, at: bodyPath, "'text'").map { Data($0.utf8) } ?? Data()
+            case "file":
+                body = fileBody(form.value, at: bodyPath) ?? Data()
+            default:
+                if let text = string(form.value, at: bodyPath, "'base64'") {
+                    if let data = Data(base64Encoded: text) {
+                        body = data
+                    } else {
+                        report("'base64' is not valid base64", form.value, bodyPath)
+                    }
+                }
+            }
+        }
+        guard issues.count == issueCount, let status else { return nil }
+        return ScriptedResponse(status: status, headers: headers, body: body)
+    }
+
+    private mutating func fileBody(_ node: JSONNode, at path: String) -> Data? {
+        guard let name = string(node, at: path, "'file'", nonEmpty: true) else { return nil }
+        let resolved = name.hasPrefix("/") ? name : URL(fileURLWithPath: directory).appendingPathComponent(name).path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
+            let data = FileManager.default.contents(atPath: resolved)
+        else {
+            report(
+                "'file' names a file that does not exist: \(resolved)", node, path,
+                hint: "paths are relative to the scenario file's folder")
+            return nil
+        }
+        return data
+    }
+}

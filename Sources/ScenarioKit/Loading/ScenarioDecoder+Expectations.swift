@@ -1,0 +1,122 @@
+/// Decoding `expect` and `check`: state, alerts, timeline and the request log.
+extension ScenarioDecoder {
+    mutating func decodeExpectations(_ node: JSONNode, at path: String, _ what: String) -> Expectations? {
+        guard let fields = object(node, at: path, what, allowed: ScenarioKeys.expectations) else { return nil }
+        let issueCount = issues.count
+        var expectations = Expectations(location: location(node, path))
+        if let member = fields["state"] {
+            if member.value.members == nil {
+                report(
+                    "'state' must be an object (a subset of the driver's snapshot); got \(Self.describe(member.value.value))",
+                    member.value, fields.path("state"))
+            } else {
+                expectations.state = member.value.value
+            }
+        }
+        if let member = fields["alerts"] {
+            expectations.alerts = array(member.value, at: fields.path("alerts"), "'alerts'")
+        }
+        if let member = fields["timeline"] {
+            expectations.timeline = array(member.value, at: fields.path("timeline"), "'timeline'")
+        }
+        if let member = fields["requests"] {
+            expectations.requests = decodeRequestExpectations(member.value, at: fields.path("requests"))
+        }
+        guard issues.count == issueCount else { return nil }
+        return expectations
+    }
+
+    private mutating func array(_ node: JSONNode, at path: String, _ what: String) -> [JSONValue]? {
+        guard let elements = node.value.arrayValue else {
+            report("\(what) must be an array (the exact ordered list); got \(Self.describe(node.value))", node, path)
+            return nil
+        }
+        return elements
+    }
+
+    private mutating func decodeRequestExpectations(_ node: JSONNode, at path: String) -> RequestExpectations? {
+        guard let fields = object(node, at: path, "'requests'", allowed: ScenarioKeys.requestExpectations) else { return nil }
+        var expectations = RequestExpectations()
+        if let member = fields["total"] {
+            expectations.total = integer(member.value, at: fields.path("total"), "'total'", minimum: 0)
+        }
+        if let member = fields["counts"] {
+            let countsPath = fields.path("counts")
+            if let entries = member.value.members {
+                for entry in entries {
+                    let entryPath = JSONPath.appending(countsPath, key: entry.key)
+                    let known = checkExchangeReference(entry.key, at: keyLocation(entry, entryPath), "'counts'")
+                    if let count = integer(entry.value, at: entryPath, "the count for '\(entry.key)'", minimum: 0), known {
+                        expectations.counts.append((exchange: entry.key, count: count))
+                    }
+                }
+            } else {
+                report(
+                    "'counts' must be an object of exchange id -> number of requests; got \(Self.describe(member.value.value))",
+                    member.value, countsPath)
+            }
+        }
+        if let member = fields["log"] {
+            let logPath = fields.path("log")
+            if let elements = member.value.elements {
+                expectations.log = elements.enumerated().compactMap { index, element in
+                    decodeLogEntry(element, at: JSONPath.appending(logPath, index: index))
+                }
+            } else {
+                report("'log' must be an array of request patterns; got \(Self.describe(member.value.value))", member.value, logPath)
+            }
+        }
+        return expectations
+    }
+
+    private mutating func decodeLogEntry(_ node: JSONNode, at path: String) -> RequestLogPattern? {
+        guard let fields = object(node, at: path, "a 'log' entry", allowed: ScenarioKeys.logEntry) else { return nil }
+        var pattern = RequestLogPattern(location: location(node, path))
+        if let member = fields["count"] {
+            pattern.count = integer(member.value, at: fields.path("count"), "'count'", minimum: 1) ?? 1
+        }
+        if let member = fields["exchange"] {
+            let exchangePath = fields.path("exchange")
+            if let id = string(member.value, at: exchangePath, "'exchange'"),
+                checkExchangeReference(id, at: location(member.value, exchangePath), "'exchange'")
+            {
+                pattern.exchange = id
+            }
+        }
+        if let member = fields["method"] {
+            pattern.method = method(member.value, at: fields.path("method"))?.rawValue
+        }
+        pattern.path = string(fields, "path")
+        if let member = fields["headers"] {
+            let headersPath = fields.path("headers")
+            if let entries = member.value.members {
+                for entry in entries {
+                    switch entry.value.value {
+                    case .string(let value): pattern.headers.append((name: entry.key, value: value))
+                    case .null: pattern.headers.append((name: entry.key, value: nil))
+                    default:
+                        report(
+                            "header values in a 'log' entry must be strings, or null for absent; got \(Self.describe(entry.value.value)) for '\(entry.key)'",
+                            entry.value, JSONPath.appending(headersPath, key: entry.key))
+                    }
+                }
+            } else {
+                report("'headers' must be an object of strings (or null); got \(Self.describe(member.value.value))", member.value, headersPath)
+            }
+        }
+        pattern.json = fields["json"]?.value.value
+        return pattern
+    }
+
+    /// Whether `id` names an exchange of this file or `"unmatched"`; reports it otherwise.
+    private mutating func checkExchangeReference(_ id: String, at location: SourceLocation, _ what: String) -> Bool {
+        guard id == ScenarioKeys.unmatched || exchangeIds.contains(id) else {
+            report(
+                "\(what) names unknown exchange '\(id)'", at: location,
+                hint: Self.didYouMean(id, exchangeIds + [ScenarioKeys.unmatched])
+                    ?? "exchange ids here: \((exchangeIds + [ScenarioKeys.unmatched]).joined(separator: ", "))")
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,312 @@
+import Foundation
+
+/// Turns a parsed scenario document into a ``Scenario``, collecting every issue on the way.
+///
+/// The decoder never stops at the first problem: each part is checked on its own so that
+/// `scenario lint` can list everything wrong with a file at once.
+struct ScenarioDecoder {
+    /// An object whose keys were checked, with its members by key.
+    struct Members {
+        let node: JSONNode
+        let path: String
+        let byKey: [String: JSONNode.Member]
+        /// Allowed keys suggested for misspelt ones: a missing key that was misspelt is not reported twice.
+        var suggested: Set<String> = []
+
+        subscript(key: String) -> JSONNode.Member? { byKey[key] }
+
+        func path(_ key: String) -> String { JSONPath.appending(path, key: key) }
+
+        func has(_ key: String) -> Bool { byKey[key] != nil }
+    }
+
+    let file: String
+    let directory: String
+    let actions: [String: ActionSpec]
+    let actionNames: [String]
+    let givenKeys: [GivenSpec]
+    var issues: [LoadIssue] = []
+    /// Every exchange id in the file (explicit or defaulted), known before exchanges are decoded.
+    var exchangeIds: [String] = []
+    /// Every step name in the file, known before steps are decoded.
+    var stepNames: [String] = []
+    /// Handles `start` steps created that no `await` consumed yet, with where they were started.
+    var runningHandles: [String: SourceLocation] = [:]
+    /// Handles already awaited.
+    var awaitedHandles: Set<String> = []
+
+    init(file: String, directory: String, actions: [ActionSpec], givenKeys: [GivenSpec]) {
+        self.file = file
+        self.directory = directory
+        var byName: [String: ActionSpec] = [:]
+        for action in actions where byName[action.name] == nil { byName[action.name] = action }
+        self.actions = byName
+        self.actionNames = actions.map(\.name)
+        self.givenKeys = givenKeys
+    }
+
+    // MARK: The document
+
+    mutating func decodeScenario(_ root: JSONNode, id: String) -> Scenario? {
+        guard let top = object(root, at: JSONPath.root, "the scenario", allowed: ScenarioKeys.topLevel) else {
+            return nil
+        }
+        prescan(top)
+        _ = string(top, "$schema")
+        let name = string(top, "name", required: true, nonEmpty: true)
+        let description = string(top, "description", required: true)
+        let tags = stringArray(top, "tags") ?? []
+        let (given, clockStart) = decodeGiven(top)
+        let exchanges = decodeExchanges(top)
+        let steps = decodeSteps(top)
+        var expect = Expectations()
+        if let member = top["expect"] {
+            expect = decodeExpectations(member.value, at: top.path("expect"), "'expect'") ?? Expectations()
+        }
+        let relax = decodeRelax(top)
+        var timeLimit = Scenario.defaultTimeLimit
+        if let member = top["timeLimit"], let limit = duration(member.value, at: top.path("timeLimit"), "'timeLimit'") {
+            if limit <= .zero {
+                report("'timeLimit' must be longer than zero", member.value, top.path("timeLimit"))
+            } else {
+                timeLimit = limit
+            }
+        }
+        guard issues.isEmpty, let name, let description else { return nil }
+        return Scenario(
+            id: id, name: name, description: description, tags: tags, file: file,
+            location: location(root, JSONPath.root), given: given, clockStart: clockStart,
+            exchanges: exchanges, steps: steps, expect: expect, relax: relax, timeLimit: timeLimit)
+    }
+
+    /// Learns exchange ids and step names first, so references to later ones can be checked in one pass.
+    private mutating func prescan(_ top: Members) {
+        if let exchanges = top["exchanges"]?.value.elements {
+            exchangeIds = exchanges.enumerated().map { index, node in
+                node["id"]?.value.stringValue ?? "exchange-\(index + 1)"
+            }
+        }
+        if let steps = top["steps"]?.value.elements {
+            stepNames = steps.compactMap { $0["name"]?.value.stringValue }
+        }
+    }
+
+    private mutating func decodeRelax(_ top: Members) -> Relaxations {
+        guard let member = top["relax"],
+            let relax = object(member.value, at: top.path("relax"), "'relax'", allowed: ScenarioKeys.relax)
+        else { return Relaxations() }
+        return Relaxations(
+            unmatchedRequests: bool(relax, "unmatchedRequests") ?? false,
+            unusedExchanges: bool(relax, "unusedExchanges") ?? false)
+    }
+
+    // MARK: given
+
+    private mutating func decodeGiven(_ top: Members) -> (JSONValue, Date) {
+        var clockStart = Scenario.defaultClockStart
+        let allowed = [ScenarioKeys.givenClock] + givenKeys.map(\.name)
+        guard let member = top["given"] else {
+            checkRequiredGiven(present: [], at: top.node, path: top.path)
+            return (.object([:]), clockStart)
+        }
+        guard
+            let given = object(
+                member.value, at: top.path("given"), "'given'", allowed: allowed,
+                listHint: "the driver takes: \(givenKeys.map(\.name).joined(separator: ", ")) (see 'scenario actions')")
+        else { return (.object([:]), clockStart) }
+        var rest = JSONObject()
+        for entry in given.node.members ?? [] {
+            let path = given.path(entry.key)
+            if entry.key == ScenarioKeys.givenClock {
+                if let clock = object(entry.value, at: path, "'clock'", allowed: ScenarioKeys.clock) {
+                    if let start = clock["start"] {
+                        clockStart = instant(start.value, at: clock.path("start")) ?? clockStart
+                    }
+                }
+            } else if let spec = givenKeys.first(where: { $0.name == entry.key }) {
+                checkValue(entry.value, at: path, against: spec, owner: "given key '\(entry.key)'")
+                rest[entry.key] = entry.value.value
+            }
+        }
+        checkRequiredGiven(present: Set(given.byKey.keys), at: given.node, path: given.path)
+        return (.object(rest), clockStart)
+    }
+
+    private mutating func checkRequiredGiven(present: Set<String>, at node: JSONNode, path: String) {
+        for spec in givenKeys where spec.required && !present.contains(spec.name) {
+            report("missing required given key '\(spec.name)' (\(spec.summary))", node, path)
+        }
+    }
+
+    private mutating func instant(_ node: JSONNode, at path: String) -> Date? {
+        guard let text = node.value.stringValue else {
+            report("'start' must be an ISO-8601 instant string such as \"2026-10-21T05:28:00Z\"; got \(node.value.typeDescription)", node, path)
+            return nil
+        }
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        report("'start' must be an ISO-8601 instant such as \"2026-10-21T05:28:00Z\"; got \"\(text)\"", node, path)
+        return nil
+    }
+
+    // MARK: Reporting
+
+    func location(_ node: JSONNode, _ path: String) -> SourceLocation {
+        SourceLocation(file: file, line: node.line, column: node.column, path: path)
+    }
+
+    func keyLocation(_ member: JSONNode.Member, _ path: String) -> SourceLocation {
+        SourceLocation(file: file, line: member.keyLine, column: member.keyColumn, path: path)
+    }
+
+    mutating func report(_ message: String, _ node: JSONNode, _ path: String, hint: String? = nil) {
+        issues.append(LoadIssue(location: location(node, path), message: message, hint: hint))
+    }
+
+    mutating func report(_ message: String, at location: SourceLocation, hint: String? = nil) {
+        issues.append(LoadIssue(location: location, message: message, hint: hint))
+    }
+
+    static func didYouMean(_ word: String, _ candidates: [String]) -> String? {
+        Suggestion.closest(to: word, in: candidates).map { "did you mean '\($0)'?" }
+    }
+
+    /// What a value is, for "got ..." in messages: short scalars are shown, the rest by type.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .number, .bool, .null: value.compactText
+        case .string(let text) where text.count <= 40: JSONValue.string(text).compactText
+        default: value.typeDescription
+        }
+    }
+
+    // MARK: Typed access
+
+    /// Checks that `node` is an object with only `allowed` keys, reporting anything else.
+    mutating func object(
+        _ node: JSONNode, at path: String, _ what: String, allowed: [String], listHint: String? = nil
+    ) -> Members? {
+        guard let members = node.members else {
+            report("\(what) must be an object; got \(node.value.typeDescription)", node, path)
+            return nil
+        }
+        var byKey: [String: JSONNode.Member] = [:]
+        var suggested: Set<String> = []
+        for member in members {
+            if allowed.contains(member.key) {
+                byKey[member.key] = member
+            } else {
+                let suggestion = Suggestion.closest(to: member.key, in: allowed)
+                if let suggestion { suggested.insert(suggestion) }
+                let hint =
+                    suggestion.map { "did you mean '\($0)'?" }
+                    ?? listHint ?? "\(what) takes: \(allowed.joined(separator: ", "))"
+                report(
+                    "unknown key '\(member.key)' in \(what)",
+                    at: keyLocation(member, JSONPath.appending(path, key: member.key)), hint: hint)
+            }
+        }
+        return Members(node: node, path: path, byKey: byKey, suggested: suggested)
+    }
+
+    /// Reports a required key that is missing, at the object that lacks it.
+    mutating func missing(_ key: String, in members: Members, _ explanation: String = "") {
+        guard !members.suggested.contains(key) else { return }
+        report("missing required key '\(key)'\(explanation)", members.node, members.path)
+    }
+
+    mutating func string(_ members: Members, _ key: String, required: Bool = false, nonEmpty: Bool = false) -> String? {
+        guard let member = members[key] else {
+            if required { missing(key, in: members) }
+            return nil
+        }
+        return string(member.value, at: members.path(key), "'\(key)'", nonEmpty: nonEmpty)
+    }
+
+    mutating func string(_ node: JSONNode, at path: String, _ what: String, nonEmpty: Bool = false) -> String? {
+        guard let text = node.value.stringValue else {
+            report("\(what) must be a string; got \(Self.describe(node.value))", node, path)
+            return nil
+        }
+        if nonEmpty && text.isEmpty {
+            report("\(what) must not be empty", node, path)
+            return nil
+        }
+        return text
+    }
+
+    mutating func bool(_ members: Members, _ key: String) -> Bool? {
+        guard let member = members[key] else { return nil }
+        guard let value = member.value.value.boolValue else {
+            report("'\(key)' must be true or false; got \(Self.describe(member.value.value))", member.value, members.path(key))
+            return nil
+        }
+        return value
+    }
+
+    /// An integer of at least `minimum` (and at most `maximum`), described in messages as `expected`.
+    mutating func integer(
+        _ node: JSONNode, at path: String, _ what: String, minimum: Int, maximum: Int? = nil
+    ) -> Int? {
+        let range = maximum.map { "an integer from \(minimum) to \($0)" } ?? "an integer >= \(minimum)"
+        guard let value = node.value.intValue, value >= minimum, value <= (maximum ?? Int.max) else {
+            report("\(what) must be \(range); got \(Self.describe(node.value))", node, path)
+            return nil
+        }
+        return value
+    }
+
+    mutating func stringArray(_ members: Members, _ key: String) -> [String]? {
+        guard let member = members[key] else { return nil }
+        let path = members.path(key)
+        guard let elements = member.value.elements else {
+            report("'\(key)' must be an array of strings; got \(Self.describe(member.value.value))", member.value, path)
+            return nil
+        }
+        var result: [String] = []
+        for (index, element) in elements.enumerated() {
+            if let text = string(element, at: JSONPath.appending(path, index: index), "each of '\(key)'") {
+                result.append(text)
+            }
+        }
+        return result
+    }
+
+    /// An object whose values are all strings, in written order.
+    mutating func stringPairs(_ node: JSONNode, at path: String, _ what: String) -> [(String, String)] {
+        guard let members = node.members else {
+            report("\(what) must be an object of strings; got \(Self.describe(node.value))", node, path)
+            return []
+        }
+        var pairs: [(String, String)] = []
+        for member in members {
+            let memberPath = JSONPath.appending(path, key: member.key)
+            guard let value = member.value.value.stringValue else {
+                report(
+                    "values in \(what) must be strings; got \(Self.describe(member.value.value)) for '\(member.key)'",
+                    member.value, memberPath,
+                    hint: member.value.value.numberValue != nil || member.value.value.boolValue != nil
+                        ? "write it in quotes: \(JSONValue.string(member.value.value.compactText).compactText)" : nil)
+                continue
+            }
+            pairs.append((member.key, value))
+        }
+        return pairs
+    }
+
+    mutating func duration(_ node: JSONNode, at path: String, _ what: String) -> Duration? {
+        guard let text = node.value.stringValue else {
+            let hint = node.value.numberValue.map { "write \"\(JSONValue.number($0).compactText)ms\" or \"\(JSONValue.number($0).compactText)s\"" }
+            report("\(what) must be a duration string such as \"250ms\" or \"60s\"; got \(Self.describe(node.value))", node, path, hint: hint)
+            return nil
+        }
+        do {
+            return try DurationParser.parse(text)
+        } catch {
+            report("\(what): \(error.description)", node, path)
+            return nil
+        }
+    }
+}
