@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import ScenarioKit
+import SessionKit
 
 /// The scenario driver for SessionKit: action names to calls, and the state snapshot.
 public struct SessionKitDriver: ScenarioDriver {
@@ -8,10 +9,23 @@ public struct SessionKitDriver: ScenarioDriver {
     public init() {}
 
     public var name: String { "SessionKit" }
-    public var actions: [ActionSpec] { [] }
-    public var givenKeys: [GivenSpec] { [] }
+    public var actions: [ActionSpec] { Self.catalog }
+    public var givenKeys: [GivenSpec] { Self.givenCatalog }
 
     public func makeSession(_ context: DriverContext) async throws -> any DriverSession {
-        throw CocoaError(.featureUnsupported)
+        let given = try GivenState(context.given)
+        let connectivity = ManualConnectivity(online: given.online)
+        let environment = SessionEnvironment(
+            transport: context.transport,
+            clock: context.clock,
+            now: context.now,
+            tokenStore: InMemoryTokenStore(given.tokens),
+            sessionStore: InMemorySessionStore(given.record),
+            connectivity: connectivity,
+            taskExecutor: context.taskExecutor,
+            healthPollInterval: given.healthPollInterval,
+            resetCooldown: given.resetCooldown,
+            verificationCountdown: given.verificationCountdown)
+        return SessionKitSession(stack: await SessionStack(environment: environment), connectivity: connectivity)
     }
 }

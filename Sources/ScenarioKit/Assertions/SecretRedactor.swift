@@ -39,12 +39,12 @@ public struct SecretRedactor: Sendable {
         }
     }
 
-    /// The secret parts of a header value: `Bearer X` gives `X` (and the whole value);
+    /// The secret parts of a header value: `Bearer X` gives `X`;
     /// `a=1; b=2` cookie lists give each value.
     public static func credentials(in value: String) -> [String] {
-        var found = [value]
         let parts = value.split(separator: " ", maxSplits: 1)
-        if parts.count == 2 { found.append(String(parts[1])) }
+        // `Bearer X`: the scheme is no secret, so transcripts keep it and mask only X.
+        var found = parts.count == 2 && !parts[0].contains("=") ? [String(parts[1])] : [value]
         for pair in value.split(separator: ";") {
             let kv = pair.split(separator: "=", maxSplits: 1)
             if kv.count == 2 { found.append(String(kv[1]).trimmingCharacters(in: .whitespaces)) }

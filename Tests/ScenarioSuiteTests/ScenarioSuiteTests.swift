@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import ScenarioKit
+import SessionKitDriver
+
+/// Every scenario under `Scenarios/` is its own test case, run through the direct transport
+/// and again through URLSession and the URLProtocol adapter.
+@Suite struct ScenarioSuiteTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scenarios").path
+
+    /// Scenario ids, found once when the suite is built.
+    static let corpus: [DiscoveredScenario] = (try? ScenarioDiscovery.find([root])) ?? []
+
+    @Test func theCorpusIsThere() {
+        #expect(Self.corpus.count >= 30, "Scenarios/ holds \(Self.corpus.count) scenarios")
+    }
+
+    @Test("scenario (direct transport)", arguments: corpus.map(\.id))
+    func direct(id: String) async throws {
+        try await Self.run(id, route: .direct)
+    }
+
+    @Test("scenario (URLSession + URLProtocol)", arguments: corpus.map(\.id))
+    func throughURLSession(id: String) async throws {
+        try await Self.run(id, route: .urlSession)
+    }
+
+    static func run(_ id: String, route: RunOptions.Route) async throws {
+        let file = try #require(corpus.first { $0.id == id })
+        let driver = SessionKitDriver()
+        let scenario: Scenario
+        switch ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: file.path, id: file.id) {
+        case .success(let loaded): scenario = loaded
+        case .failure(let failure):
+            Issue.record("\(failure)")
+            return
+        }
+        let result = await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
+        #expect(result.status == .passed, "\(Self.explain(result))")
+    }
+
+    static func explain(_ result: ScenarioResult) -> String {
+        var lines = [result.errorMessage ?? ""]
+        for failure in result.failures {
+            lines.append("\(failure.label): \(failure.message)")
+            if let diff = failure.diff { lines.append(diff) }
+        }
+        lines.append("transcript:")
+        lines += result.transcript
+        return lines.joined(separator: "\n")
+    }
+}
