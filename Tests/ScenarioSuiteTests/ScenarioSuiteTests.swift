@@ -52,3 +52,23 @@ import SessionKitDriver
         return lines.joined(separator: "\n")
     }
 }
+
+/// The same scenario gives a byte-identical transcript and result on every run.
+@Suite struct DeterminismTests {
+    @Test(arguments: ScenarioSuiteTests.corpus.map(\.id))
+    func hundredRunsGiveOneTranscript(id: String) async throws {
+        let file = try #require(ScenarioSuiteTests.corpus.first { $0.id == id })
+        let driver = SessionKitDriver()
+        let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: file.path, id: id).get()
+        let runner = ScenarioRunner(driver: driver)
+        let first = await runner.run(scenario)
+        var differing = 0
+        for _ in 1..<100 {
+            let again = await runner.run(scenario)
+            if again.transcript != first.transcript || again.status != first.status || again.virtualTime != first.virtualTime {
+                differing += 1
+            }
+        }
+        #expect(differing == 0, "\(differing) of 99 repeated runs differed from the first")
+    }
+}

@@ -290,7 +290,7 @@ final class ScenarioRun: @unchecked Sendable {
         let shown = exact ? actual : JSONMatch.project(actual, onto: expected)
         let expectedText = expected.prettyText
         let actualText = shown.prettyText
-        let message = mismatches.prefix(5).map { "\(label)\($0)" }.joined(separator: "; ")
+        let message = mismatches.prefix(5).map { "\(label)\($0.path): expected \($0.expected), got \($0.actual)" }.joined(separator: "; ")
             + (mismatches.count > 5 ? "; and \(mismatches.count - 5) more" : "")
         return masked(AssertionResult(
             label: label, passed: false, message: message, expected: expectedText, actual: actualText,

@@ -190,7 +190,9 @@ public final class ScriptedBackend: @unchecked Sendable {
 
     private func record(_ reply: Reply, number: Int) {
         lock.withLock {
-            let exchangeID = log.first { $0.number == number }?.exchangeID.map { " via \($0)" } ?? ""
+            // Unmatched requests already have their line ("no exchange matches; answered 404").
+            guard let served = log.first(where: { $0.number == number })?.exchangeID else { return }
+            let exchangeID = " via \(served)"
             switch reply {
             case .response(let response):
                 transcript.append("[\(clock.now)] #\(number) ← \(response.status)\(exchangeID)\(Self.describeBody(response.body))")

@@ -1,0 +1,83 @@
+/// Plain-text renderings of parts of the result tree that several reports share, so the
+/// console, JUnit and annotations say the same thing in the same words.
+package enum ResultText {
+    /// One line for a failed or errored scenario: its first problem, and how many more there are.
+    package static func headline(_ scenario: ScenarioResult) -> String {
+        let failures = scenario.failures
+        if scenario.status == .error || failures.isEmpty {
+            let lines = scenario.errorMessage.map { split($0).filter { !$0.isEmpty } } ?? []
+            guard let first = lines.first else {
+                return scenario.status == .skipped ? "skipped" : "scenario \(scenario.status.rawValue)"
+            }
+            return lines.count > 1 ? "\(first) (and \(lines.count - 1) more)" : first
+        }
+        let first = failures[0]
+        let text = first.message.isEmpty ? "\(first.label) did not hold" : "\(first.label): \(first.message)"
+        return failures.count > 1 ? "\(text) (and \(failures.count - 1) more)" : text
+    }
+
+    /// Every failed assertion under a header naming its step, with expected/actual or the diff.
+    package static func failureLines(_ scenario: ScenarioResult) -> [String] {
+        var lines: [String] = []
+        for step in scenario.steps where !step.passed {
+            var header = "step \(step.index) `\(step.label)`"
+            if let location = step.location { header += " at \(location)" }
+            lines.append(header)
+            for assertion in step.assertions where !assertion.passed {
+                lines.append(contentsOf: assertionLines(assertion).map { "  " + $0 })
+            }
+        }
+        return lines
+    }
+
+    /// The lines describing one failed assertion.
+    package static func assertionLines(_ assertion: AssertionResult) -> [String] {
+        var lines: [String] = []
+        var first = assertion.message.isEmpty ? "\(assertion.label) did not hold" : "\(assertion.label): \(assertion.message)"
+        if let location = assertion.location { first += " (\(location))" }
+        lines.append(first)
+        if let diff = assertion.diff, !diff.isEmpty {
+            lines.append("  diff (- expected, + actual):")
+            lines.append(contentsOf: trimmedLines(diff).map { "    " + $0 })
+        } else {
+            if let expected = assertion.expected { lines.append(contentsOf: labelled("expected", expected)) }
+            if let actual = assertion.actual { lines.append(contentsOf: labelled("actual", actual)) }
+        }
+        return lines
+    }
+
+    /// The error message lines of an errored scenario (load issues or the runtime fault).
+    package static func errorLines(_ scenario: ScenarioResult) -> [String] {
+        guard let message = scenario.errorMessage, !message.isEmpty else { return [] }
+        var lines = split(message)
+        if let location = scenario.errorLocation, !message.contains(location.description) {
+            lines[0] += " (\(location))"
+        }
+        return lines
+    }
+
+    /// Everything wrong with a scenario, errors first, then failed assertions.
+    package static func problemLines(_ scenario: ScenarioResult) -> [String] {
+        (scenario.status == .skipped ? [] : errorLines(scenario)) + failureLines(scenario)
+    }
+
+    private static func labelled(_ label: String, _ value: String) -> [String] {
+        let parts = trimmedLines(value)
+        if parts.count <= 1 { return ["  \(label): \(parts.first ?? "")"] }
+        return ["  \(label):"] + parts.map { "    " + $0 }
+    }
+
+    /// The lines of a rendered value without the empty lines a trailing newline leaves.
+    private static func trimmedLines(_ text: String) -> [String] {
+        var lines = split(text)
+        while lines.count > 1, lines.last?.allSatisfy(\.isWhitespace) == true { lines.removeLast() }
+        return lines
+    }
+
+    /// Splits text into lines, accepting `\n` and `\r\n`.
+    package static func split(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }
+    }
+}

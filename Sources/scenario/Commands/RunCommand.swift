@@ -1,0 +1,173 @@
+import Foundation
+import ScenarioKit
+
+/// `scenario run`: runs scenarios, prints progress and failures, writes the JUnit and JSON reports.
+struct RunCommand: Command {
+    static let name = "run"
+    static let abstract = "Run scenarios and write JUnit and JSON reports"
+    static let arguments = "[paths...] [options]"
+    static let discussion = """
+        Paths are scenario files or folders searched recursively (default: Scenarios).
+        Scenarios left out by --filter, --tag or --skip-tag are reported as skipped; scenarios of
+        other shards are left out of this run's reports, so merged shard reports list each once.
+        A file that does not load is reported as an error in every selection (exit status 2).
+        """
+    static let defaultPath = "Scenarios"
+    static let defaultJUnitPath = "Reports/junit.xml"
+    static let defaultJSONPath = "Reports/results.json"
+
+    static let options: [OptionSpec] = [
+        .value("--filter", "REGEX", "Run only scenarios whose id or name matches the regular expression"),
+        .value("--tag", "TAG", repeatable: true, "Run only scenarios with any of these tags"),
+        .value("--skip-tag", "TAG", repeatable: true, "Skip scenarios with any of these tags"),
+        .value("--jobs", short: "-j", "N", "Scenarios run in parallel (default: active processor count)"),
+        .value("--shard", "I/N", "Run only shard I of N (1-based, stable split by scenario id)"),
+        .value("--repeat", "N", "Run each scenario N times; a run that differs from the first fails"),
+        .flag("--fail-fast", "Start no scenario after the first failure; the rest are reported skipped"),
+        .value("--junit", "PATH", "Where to write the JUnit report (default: \(defaultJUnitPath))"),
+        .value("--json", "PATH", "Where to write the JSON report (default: \(defaultJSONPath))"),
+        .flag("--no-reports", "Write no report files"),
+        .flag("--quiet", short: "-q", "Print only failures and the summary"),
+        .flag("--verbose", short: "-v", "Also print skipped scenarios and every step"),
+        .value("--route", "ROUTE", "How requests reach the backend: direct (default) or urlSession"),
+        .flag("--show-secrets", "Show secrets in transcripts, diffs and reports instead of masking them"),
+    ]
+
+    /// The files and folders to run.
+    var paths: [String]
+    /// Which scenarios run.
+    var selection: ScenarioSelection
+    /// Parallel workers.
+    var jobs: Int
+    /// Runs per scenario.
+    var repeatCount: Int
+    /// Whether to stop after the first failure.
+    var failFast: Bool
+    /// Where to write the JUnit report (`nil`: not at all).
+    var junitPath: String?
+    /// Where to write the JSON report (`nil`: not at all).
+    var jsonPath: String?
+    /// How much to print.
+    var verbosity: ConsoleReport.Verbosity
+    /// How scenarios are wired.
+    var runOptions: RunOptions
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        paths = arguments.positionals.isEmpty ? [Self.defaultPath] : arguments.positionals
+        jobs = try Self.count(arguments, "--jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        repeatCount = try Self.count(arguments, "--repeat") ?? 1
+        failFast = arguments.has("--fail-fast")
+
+        var shard: ScenarioSelection.Shard?
+        if let text = arguments.value("--shard") {
+            guard let parsed = ScenarioSelection.Shard(parsing: text) else {
+                throw .invalidValue(option: "--shard", value: text, command: Self.name,
+                                    reason: "expected I/N with 1 <= I <= N, such as 2/3")
+            }
+            shard = parsed
+        }
+        do {
+            selection = try ScenarioSelection(
+                filter: arguments.value("--filter"), tags: arguments.all("--tag"),
+                skipTags: arguments.all("--skip-tag"), shard: shard
+            )
+        } catch {
+            throw .invalidValue(option: "--filter", value: error.pattern, command: Self.name, reason: error.reason)
+        }
+
+        if arguments.has("--no-reports") {
+            for option in ["--junit", "--json"] where arguments.contains(option) {
+                throw .conflictingOptions("--no-reports", option, command: Self.name)
+            }
+            junitPath = nil
+            jsonPath = nil
+        } else {
+            junitPath = arguments.value("--junit") ?? Self.defaultJUnitPath
+            jsonPath = arguments.value("--json") ?? Self.defaultJSONPath
+        }
+
+        if arguments.has("--quiet"), arguments.has("--verbose") {
+            throw .conflictingOptions("--quiet", "--verbose", command: Self.name)
+        }
+        verbosity = arguments.has("--quiet") ? .quiet : arguments.has("--verbose") ? .verbose : .normal
+
+        var route = RunOptions.Route.direct
+        if let text = arguments.value("--route") {
+            guard let parsed = RunOptions.Route(rawValue: text) else {
+                let choices = RunOptions.Route.allCases.map(\.rawValue)
+                var reason = "expected one of \(choices.joined(separator: ", "))"
+                if let close = Suggestion.closest(to: text, in: choices) { reason += "; did you mean '\(close)'?" }
+                throw .invalidValue(option: "--route", value: text, command: Self.name, reason: reason)
+            }
+            route = parsed
+        }
+        runOptions = RunOptions(route: route, revealSecrets: arguments.has("--show-secrets"))
+    }
+
+    /// A whole number of at least 1, if the option was given.
+    private static func count(_ arguments: ParsedArguments, _ option: String) throws(CLIError) -> Int? {
+        guard let text = arguments.value(option) else { return nil }
+        guard let value = Int(text), value >= 1 else {
+            throw .invalidValue(option: option, value: text, command: name, reason: "expected a whole number of at least 1")
+        }
+        return value
+    }
+
+    func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
+        let configuration = SuiteRunner.Configuration(
+            selection: selection, jobs: jobs, repeatCount: repeatCount, failFast: failFast, options: runOptions
+        )
+        let suite = SuiteRunner(driver: context.driver, configuration: configuration)
+        let console = context.console
+        let report = ConsoleReport(colors: context.usesColors, verbosity: verbosity)
+
+        let entries: [SuiteRunner.Entry]
+        do {
+            entries = try suite.load(paths)
+        } catch {
+            throw .badPath(String(describing: error))
+        }
+        if entries.isEmpty {
+            console.err("warning: no scenario files found in \(paths.joined(separator: ", "))\n")
+        }
+        if verbosity >= .verbose {
+            var header = "Running \(entries.count) scenario file\(entries.count == 1 ? "" : "s") with \(jobs) worker\(jobs == 1 ? "" : "s")"
+            if let shard = selection.shard { header += ", shard \(shard)" }
+            if repeatCount > 1 { header += ", \(repeatCount) runs each" }
+            console.out(header + "\n")
+        }
+
+        let outcome = await suite.run(entries: entries) { result in
+            if let line = report.progressLine(result) { console.out(line) }
+        }
+
+        let failures = report.failureSection(outcome.run)
+        if !failures.isEmpty { console.out("\n" + failures) }
+        if context.isGitHubActions {
+            for line in GitHubAnnotations.lines(for: outcome.run) { console.out(line + "\n") }
+        }
+
+        var written: [String] = []
+        var writeError: CLIError?
+        for (path, render) in [(junitPath, JUnitReport.render), (jsonPath, JSONReport.render)] {
+            guard let path else { continue }
+            do {
+                try ReportFile.write(render(outcome.run), to: path)
+                written.append(path)
+            } catch {
+                writeError = writeError ?? error
+            }
+        }
+
+        console.out("\n")
+        if outcome.otherShards > 0, let shard = selection.shard {
+            console.out("Shard \(shard): \(outcome.otherShards) scenario\(outcome.otherShards == 1 ? "" : "s") left to other shards\n")
+        }
+        if verbosity >= .normal, !written.isEmpty {
+            console.out("Reports: \(written.joined(separator: ", "))\n")
+        }
+        console.out(report.summary(outcome.run))
+        if let writeError { throw writeError }
+        return ExitCode.of(outcome)
+    }
+}

@@ -1,0 +1,12 @@
+import Foundation
+import SessionKitDriver
+
+// The only place that reads the process's arguments and environment.
+let context = CLIContext(
+    environment: ProcessInfo.processInfo.environment,
+    stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
+    console: .standard,
+    driver: SessionKitDriver()
+)
+let status = await ScenarioCLI(context: context).main(Array(CommandLine.arguments.dropFirst()))
+exit(status.rawValue)

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@Suite("Help, version, lint, list, actions")
+struct HelpAndCommandsTests {
+    static let commands = ["run", "lint", "list", "actions", "merge"]
+
+    @Test(arguments: commands)
+    func everyCommandHasHelp(command: String) throws {
+        let folder = try TemporaryFolder()
+        for flag in ["--help", "-h"] {
+            let result = try ScenarioBinary.run([command, flag], in: folder.url)
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("USAGE: scenario \(command)"))
+            #expect(result.stdout.contains("OPTIONS:"))
+            #expect(result.stdout.contains("-h, --help"))
+            #expect(result.stdout.contains("EXIT CODES:"))
+            #expect(result.stderr.isEmpty)
+        }
+        let viaHelp = try ScenarioBinary.run(["help", command], in: folder.url)
+        #expect(viaHelp.status == 0)
+        #expect(viaHelp.stdout == (try ScenarioBinary.run([command, "--help"], in: folder.url)).stdout)
+    }
+
+    @Test func topLevelHelpListsCommandsAndExitCodes() throws {
+        let folder = try TemporaryFolder()
+        for arguments in [["--help"], ["-h"], ["help"]] {
+            let result = try ScenarioBinary.run(arguments, in: folder.url)
+            #expect(result.status == 0)
+            for command in Self.commands { #expect(result.stdout.contains("  \(command) ")) }
+            for code in ["  0 ", "  1 ", "  2 ", "  64 "] { #expect(result.stdout.contains(code)) }
+            #expect(result.stdout.contains("NO_COLOR"))
+            #expect(result.stdout.contains("GITHUB_ACTIONS"))
+        }
+    }
+
+    @Test func runHelpDocumentsEveryFlag() throws {
+        let folder = try TemporaryFolder()
+        let result = try ScenarioBinary.run(["run", "--help"], in: folder.url)
+        for flag in [
+            "--filter REGEX", "--tag TAG", "--skip-tag TAG", "-j, --jobs N", "--shard I/N", "--repeat N", "--fail-fast",
+            "--junit PATH", "--json PATH", "--no-reports", "-q, --quiet", "-v, --verbose", "--route ROUTE", "--show-secrets",
+        ] {
+            #expect(result.stdout.contains(flag), "missing \(flag)")
+        }
+        #expect(result.stdout.contains("Reports/junit.xml"))
+        #expect(result.stdout.contains("Reports/results.json"))
+    }
+
+    @Test func version() throws {
+        let folder = try TemporaryFolder()
+        let result = try ScenarioBinary.run(["--version"], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("scenario "))
+    }
+
+    @Test func lintReportsEveryProblemInOnePass() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Scenarios/good.json", ScenarioText.empty(name: "Good"))
+        try folder.write("Scenarios/bad/one.json", ScenarioText.broken)
+        try folder.write("Scenarios/bad/two.json", "{ \"name\": 3, \"description\": \"x\", \"steps\": [] }")
+        try folder.write("Scenarios/bad/three.json", "{ not json")
+        try folder.write("Scenarios/dup.json", ScenarioText.empty(name: "Good"))
+        let result = try ScenarioBinary.run(["lint"], in: folder.url)
+        #expect(result.status == 2, "\(result.output)")
+        let problems = result.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(problems.count >= 5, "\(result.stdout)")
+        for line in problems {
+            #expect(line.range(of: #"^[^:]+\.json:\d+:\d+: error: "#, options: .regularExpression) != nil, "\(line)")
+        }
+        #expect(result.stdout.contains("Scenarios/bad/one.json:3:"))
+        #expect(result.stdout.contains("descriptio"))
+        #expect(result.stdout.contains("tims"))
+        #expect(result.stdout.contains("Scenarios/bad/two.json"))
+        #expect(result.stdout.contains("Scenarios/bad/three.json"))
+        #expect(result.stdout.contains("the name 'Good' is also used by"))
+        #expect(result.stdout.contains("Checked 5 files"))
+    }
+
+    @Test func lintPassesCleanFilesAndFailsMissingPaths() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Scenarios/good.json", ScenarioText.empty(name: "Good"))
+        let clean = try ScenarioBinary.run(["lint"], in: folder.url)
+        #expect(clean.status == 0, "\(clean.output)")
+        #expect(clean.stdout.contains("Checked 1 file: no problems"))
+        let missing = try ScenarioBinary.run(["lint", "Nowhere"], in: folder.url)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("error: no such file or folder: Nowhere"))
+    }
+
+    @Test func listShowsAlignedColumns() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Scenarios/auth/login.json", ScenarioText.empty(name: "Login works", tags: ["auth", "smoke"]))
+        try folder.write("Scenarios/x.json", ScenarioText.empty(name: "X"))
+        let result = try ScenarioBinary.run(["list"], in: folder.url)
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "ID          NAME         TAGS",
+            "auth/login  Login works  auth, smoke",
+            "x           X",
+        ])
+        try folder.write("Scenarios/broken.json", ScenarioText.broken)
+        let broken = try ScenarioBinary.run(["list"], in: folder.url)
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("broken.json:"))
+        #expect(broken.stdout.contains("auth/login"))
+    }
+
+    @Test func actionsListsTheGivenKeys() throws {
+        let folder = try TemporaryFolder()
+        let result = try ScenarioBinary.run(["actions"], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("Actions of the "))
+        #expect(result.stdout.contains("Keys of \"given\":"))
+        #expect(result.stdout.contains("clock.start"))
+    }
+}

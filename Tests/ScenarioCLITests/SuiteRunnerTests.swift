@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import ScenarioKit
+
+/// A driver whose stack never starts, so every scenario that runs ends as an error.
+private struct UnstartableDriver: ScenarioDriver {
+    struct CannotStart: Error {}
+    var name: String { "Unstartable" }
+    var actions: [ActionSpec] { [] }
+    var givenKeys: [GivenSpec] { [] }
+    func makeSession(_ context: DriverContext) async throws -> any DriverSession { throw CannotStart() }
+}
+
+/// Collects progress reports from any thread.
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids: [String] = []
+    func append(_ id: String) { lock.withLock { ids.append(id) } }
+    var all: [String] { lock.withLock { ids } }
+}
+
+@Suite("Suite runner")
+struct SuiteRunnerTests {
+    private func folder() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try folder.write("suite/a.json", ScenarioText.empty(name: "A", tags: ["smoke"]))
+        try folder.write("suite/b/broken.json", ScenarioText.broken)
+        try folder.write("suite/c.json", ScenarioText.empty(name: "C", tags: ["slow"]))
+        try folder.write("suite/d.json", ScenarioText.empty(name: "D"))
+        try folder.write("suite/scenario.schema.json", "{}")
+        return folder
+    }
+
+    @Test func loadFailuresBecomeErrorsAndFilteredOnesSkipped() async throws {
+        let folder = try folder()
+        let configuration = SuiteRunner.Configuration(selection: try ScenarioSelection(skipTags: ["slow"]), jobs: 2)
+        let runner = SuiteRunner(driver: UnstartableDriver(), configuration: configuration)
+        let progress = Collected()
+        let outcome = try await runner.run([folder.path("suite")]) { progress.append($0.id) }
+        let scenarios = outcome.run.scenarios
+        #expect(scenarios.map(\.id) == ["a", "b/broken", "c", "d"])
+        #expect(scenarios.map(\.status) == [.error, .error, .skipped, .error])
+        #expect(Set(progress.all) == Set(scenarios.map(\.id)))
+        #expect(progress.all.count == 4)
+        #expect(outcome.loadFailures.count == 1)
+        let broken = scenarios[1]
+        #expect(broken.errorLocation?.file == folder.path("suite/b/broken.json"))
+        #expect(broken.errorMessage?.contains("descriptio") == true)
+        #expect(broken.errorMessage?.contains("tims") == true)
+        #expect(scenarios[2].errorMessage == "tagged slow (--skip-tag)")
+    }
+
+    @Test func failFastSkipsWhatWasNotStarted() async throws {
+        let folder = try folder()
+        let configuration = SuiteRunner.Configuration(jobs: 1, failFast: true)
+        let outcome = try await SuiteRunner(driver: UnstartableDriver(), configuration: configuration).run([folder.path("suite")])
+        let statuses = outcome.run.scenarios.map(\.status)
+        #expect(statuses == [.error, .error, .skipped, .skipped])
+        #expect(outcome.run.scenarios[3].errorMessage == SuiteRunner.failFastReason)
+    }
+
+    @Test func shardsLeaveOthersOut() async throws {
+        let folder = try folder()
+        var seen: [String] = []
+        for index in 1...3 {
+            let shard = try #require(ScenarioSelection.Shard(index: index, count: 3))
+            let configuration = SuiteRunner.Configuration(selection: try ScenarioSelection(shard: shard))
+            let outcome = try await SuiteRunner(driver: UnstartableDriver(), configuration: configuration).run([folder.path("suite")])
+            #expect(outcome.otherShards + outcome.run.scenarios.count == 4)
+            seen += outcome.run.scenarios.map(\.id)
+        }
+        #expect(seen.sorted() == ["a", "b/broken", "c", "d"])
+    }
+
+    @Test func missingPathThrows() {
+        #expect(throws: (any Error).self) {
+            _ = try SuiteRunner(driver: UnstartableDriver()).load(["/no/such/folder-\(UUID().uuidString)"])
+        }
+    }
+
+    @Test func sameRunsAreDeterministic() {
+        let run = ScenarioResult(id: "a", name: "A", file: "a.json", status: .passed, transcript: ["one", "two"])
+        #expect(SuiteRunner.nondeterminism(run, run, run: 2, location: nil) == nil)
+    }
+
+    @Test func differingStatusIsReported() throws {
+        let first = ScenarioResult(id: "a", name: "A", file: "a.json", status: .passed, transcript: ["one"])
+        var other = first
+        other.status = .failed
+        let failure = try #require(SuiteRunner.nondeterminism(first, other, run: 3, location: nil))
+        #expect(!failure.passed)
+        #expect(failure.message == "nondeterministic: run 3 differed from run 1: status passed in run 1, failed in run 3")
+    }
+
+    @Test func firstDifferingTranscriptLineIsReported() throws {
+        let first = ScenarioResult(id: "a", name: "A", file: "a.json", status: .passed, transcript: ["one", "two", "three"])
+        var other = first
+        other.transcript = ["one", "TWO", "three"]
+        let failure = try #require(SuiteRunner.nondeterminism(first, other, run: 2, location: nil))
+        #expect(failure.message == "nondeterministic: run 2 differed from run 1: first differing transcript line is 2")
+        #expect(failure.expected == "two")
+        #expect(failure.actual == "TWO")
+
+        other.transcript = ["one", "two"]
+        let shorter = try #require(SuiteRunner.nondeterminism(first, other, run: 2, location: nil))
+        #expect(shorter.expected == "three")
+        #expect(shorter.actual == "(end of transcript)")
+    }
+}
