@@ -1,0 +1,32 @@
+/// The single channel every alert of the stack goes through, kept in emission order.
+public actor AlertCenter {
+    private var history: [SessionAlert] = []
+    private var presented: [SessionAlert] = []
+
+    /// Creates an empty center.
+    public init() {}
+
+    /// Queues an alert for presentation.
+    public func emit(_ alert: SessionAlert) {
+        history.append(alert)
+        presented.append(alert)
+    }
+
+    /// Every alert emitted so far, in order, dismissed ones included.
+    public func emitted() -> [SessionAlert] { history }
+
+    /// The alerts waiting to be shown or answered, oldest first.
+    public func pending() -> [SessionAlert] { presented }
+
+    /// Dismisses the oldest pending alert and returns it.
+    @discardableResult
+    public func dismiss() -> SessionAlert? {
+        presented.isEmpty ? nil : presented.removeFirst()
+    }
+
+    /// Forgets everything (tests).
+    public func reset() {
+        history = []
+        presented = []
+    }
+}

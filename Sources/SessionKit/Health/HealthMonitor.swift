@@ -1,0 +1,84 @@
+/// Watches the backend's health: one-off checks, and a polling loop on the injected clock
+/// that stops while the app is in the background.
+public actor HealthMonitor {
+    private let client: APIClient
+    private let connectivity: any ConnectivitySource
+    private let clock: any Clock<Duration>
+    private let interval: Duration
+    private let effects: BackgroundEffects
+    private var pollTask: Task<Void, Never>?
+
+    /// The latest known status.
+    public private(set) var status: HealthStatus = .unknown
+
+    init(
+        client: APIClient,
+        connectivity: any ConnectivitySource,
+        clock: any Clock<Duration>,
+        interval: Duration,
+        effects: BackgroundEffects
+    ) {
+        self.client = client
+        self.connectivity = connectivity
+        self.clock = clock
+        self.interval = interval
+        self.effects = effects
+    }
+
+    /// Whether the polling loop is running.
+    public var isPolling: Bool { pollTask != nil }
+
+    /// Checks now: offline skips the call; any 2xx from `/health` is healthy, anything else
+    /// (503, another status, no answer) is down.
+    @discardableResult
+    public func check() async -> HealthStatus {
+        let next: HealthStatus
+        if await connectivity.isOnline() {
+            do {
+                _ = try await client.send(.health)
+                next = .healthy
+            } catch {
+                next = .serverDown
+            }
+        } else {
+            next = .offline
+        }
+        status = next
+        return next
+    }
+
+    /// Starts checking every polling interval; does nothing if already polling.
+    public func startPolling() {
+        guard pollTask == nil else { return }
+        let clock = clock
+        let interval = interval
+        pollTask = effects.start { [weak self] in
+            while !Task.isCancelled {
+                do {
+                    try await clock.sleep(for: interval)
+                } catch {
+                    return  // cancelled while waiting
+                }
+                guard let self else { return }
+                await self.check()
+            }
+        }
+    }
+
+    /// Stops the polling loop.
+    public func stopPolling() {
+        pollTask?.cancel()
+        pollTask = nil
+    }
+
+    /// The app went to the background: polling would only waste battery.
+    public func enterBackground() {
+        stopPolling()
+    }
+
+    /// The app came back: check at once (the status may be long stale), then poll again.
+    public func enterForeground() async {
+        await check()
+        startPolling()
+    }
+}

@@ -1,0 +1,75 @@
+/// The signed-in user's own account: load, update, delete, related users, preferences.
+public actor UserSession {
+    private let client: APIClient
+    private let sessionStore: any SessionStore
+    private let auth: AuthSession
+
+    init(client: APIClient, sessionStore: any SessionStore, auth: AuthSession) {
+        self.client = client
+        self.sessionStore = sessionStore
+        self.auth = auth
+    }
+
+    /// The cached user, without a request.
+    public func cachedUser() async -> SessionUser? {
+        await sessionStore.record().user
+    }
+
+    /// Loads the current user (`GET /users/me`) and caches it.
+    /// - Throws: ``APIError/accountInactive`` / ``APIError/accountDeleted`` (and ends the
+    ///   session) when the answer says the account is unusable.
+    @discardableResult
+    public func loadUser() async throws(APIError) -> SessionUser {
+        let response = try await client.send(.currentUser)
+        return try await accept(response.data)
+    }
+
+    /// Updates profile fields (`PATCH /users/me`) and caches the answer.
+    @discardableResult
+    public func updateUser(_ fields: [String: JSONValue]) async throws(APIError) -> SessionUser {
+        let response = try await client.send(.updateCurrentUser(fields))
+        // Some deployments wrap the user as `data.user`; both shapes are accepted.
+        let data = response.data?["user"] ?? response.data
+        return try await accept(data)
+    }
+
+    /// Deletes the account (`DELETE /users/me`), then ends the session locally.
+    public func deleteAccount() async throws(APIError) {
+        _ = try await client.send(.deleteCurrentUser)
+        await auth.endLocally()
+    }
+
+    /// Users related to the current one (`GET /users/related`).
+    public func relatedUsers() async throws(APIError) -> [UserSummary] {
+        let response = try await client.send(.relatedUsers)
+        return try UserSummary.list(from: response.data)
+    }
+
+    /// The session's preferences.
+    public func preferences() async -> [String: String] {
+        await sessionStore.record().preferences
+    }
+
+    /// Sets (or, with `nil`, removes) a preference of this session.
+    public func setPreference(_ value: String?, forKey key: String) async throws(APIError) {
+        do {
+            try await sessionStore.setPreference(value, forKey: key)
+        } catch {
+            throw .storageFailed
+        }
+    }
+
+    private func accept(_ data: JSONValue?) async throws(APIError) -> SessionUser {
+        guard let user = SessionUser(json: data) else { throw .undecodableBody }
+        if user.isDeleted {
+            await auth.endSession(.accountDeleted)
+            throw .accountDeleted
+        }
+        if !user.active {
+            await auth.endSession(.accountInactive)
+            throw .accountInactive
+        }
+        await auth.remember(user)
+        return user
+    }
+}
