@@ -180,12 +180,14 @@ public final class ScriptedBackend: @unchecked Sendable {
         }
         guard latency > .zero else { return send() }
         // Latency holds the answer on virtual time; outside work must not look pending meanwhile.
-        onHold()
+        // The timer goes on the clock before the hold is announced: the runner, woken by the
+        // announcement, must find the deadline there.
         let onRelease = self.onRelease
         clock.schedule(at: clock.now.advanced(by: latency), label: "answer to request #\(number) after \(latency) latency") {
             onRelease()
             send()
         }
+        onHold()
     }
 
     private func record(_ reply: Reply, number: Int) {
