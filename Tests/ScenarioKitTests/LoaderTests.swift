@@ -53,7 +53,7 @@ import ScenarioKit
             Issue.record("expected a response")
             return
         }
-        #expect(textResponse == ScriptedResponse(status: .noContent, headers: ["Content-Type": "text/plain"], body: Data("ok".utf8)))
+        #expect(textResponse == HTTPResponse(status: .noContent, headers: ["Content-Type": "text/plain"], body: Data("ok".utf8)))
 
         let offline = scenario.exchanges[2]
         #expect(offline.request.body == .text("ping"))

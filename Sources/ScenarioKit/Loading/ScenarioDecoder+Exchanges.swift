@@ -276,7 +276,7 @@ extension ScenarioDecoder {
 
     // MARK: response
 
-    private mutating func decodeResponse(_ node: JSONNode, at path: String) -> ScriptedResponse? {
+    private mutating func decodeResponse(_ node: JSONNode, at path: String) -> HTTPResponse? {
         guard let fields = object(node, at: path, "'response'", allowed: ScenarioKeys.response) else { return nil }
         let issueCount = issues.count
         var status: HTTPStatus?
@@ -322,7 +322,7 @@ extension ScenarioDecoder {
             }
         }
         guard issues.count == issueCount, let status else { return nil }
-        return ScriptedResponse(status: status, headers: headers, body: body)
+        return HTTPResponse(status: status, headers: headers, body: body)
     }
 
     private mutating func fileBody(_ node: JSONNode, at path: String) -> Data? {

@@ -84,27 +84,10 @@ public enum BodyRule: Sendable, Hashable {
 
 /// The backend's answer to a matched request.
 public enum Reply: Sendable {
-    /// An HTTP response.
-    case response(ScriptedResponse)
+    /// An HTTP response (its body from `json`, `text`, `file` or `base64` in the scenario).
+    case response(HTTPResponse)
     /// No response: the transport fails the way URLSession reports it.
     case fault(TransportError.Code)
-}
-
-/// A scripted HTTP response.
-public struct ScriptedResponse: Sendable, Hashable {
-    /// The status.
-    public var status: HTTPStatus
-    /// Header fields.
-    public var headers: HTTPFields
-    /// Body bytes (from `json`, `text` or `file` in the scenario).
-    public var body: Data
-
-    /// Creates a response.
-    public init(status: HTTPStatus, headers: HTTPFields = [:], body: Data = Data()) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
 }
 
 /// When held replies go out.

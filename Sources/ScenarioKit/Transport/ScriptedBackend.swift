@@ -70,7 +70,7 @@ public final class ScriptedBackend: @unchecked Sendable {
                 transcript.append("[\(clock.now)] #\(number) ✗ no exchange matches; answered 404")
                 if firstUnmatchedLine == nil { firstUnmatchedLine = transcript.count }
                 let response = HTTPResponse(status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
-                toSend.append((.response(ScriptedResponse(status: response.status, headers: response.headers, body: response.body)), number, respond, .zero))
+                toSend.append((.response(response), number, respond, .zero))
                 return
             }
             uses[index] += 1
@@ -173,7 +173,7 @@ public final class ScriptedBackend: @unchecked Sendable {
             self?.record(reply, number: number)
             switch reply {
             case .response(let response):
-                respond(.success(HTTPResponse(status: response.status, headers: response.headers, body: response.body)))
+                respond(.success(response))
             case .fault(let code):
                 respond(.failure(TransportError(code, detail: "scripted fault")))
             }

@@ -21,13 +21,7 @@ struct LintCommand: Command {
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
-        let suite = SuiteRunner(driver: context.driver)
-        let entries: [SuiteRunner.Entry]
-        do {
-            entries = try suite.load(paths)
-        } catch {
-            throw .badPath(String(describing: error))
-        }
+        let entries = try context.loadScenarios(paths)
         var problems: [String] = []
         var brokenFiles = 0
         var firstByName: [String: Scenario] = [:]

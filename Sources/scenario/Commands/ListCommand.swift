@@ -19,13 +19,7 @@ struct ListCommand: Command {
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
-        let suite = SuiteRunner(driver: context.driver)
-        let entries: [SuiteRunner.Entry]
-        do {
-            entries = try suite.load(paths)
-        } catch {
-            throw .badPath(String(describing: error))
-        }
+        let entries = try context.loadScenarios(paths)
         var rows = [["ID", "NAME", "TAGS"]]
         var failures: [LoadFailure] = []
         for entry in entries {

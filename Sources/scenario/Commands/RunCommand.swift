@@ -121,12 +121,7 @@ struct RunCommand: Command {
         let console = context.console
         let report = ConsoleReport(colors: context.usesColors, verbosity: verbosity)
 
-        let entries: [SuiteRunner.Entry]
-        do {
-            entries = try suite.load(paths)
-        } catch {
-            throw .badPath(String(describing: error))
-        }
+        let entries = try context.loadScenarios(paths, with: suite)
         if entries.isEmpty {
             console.err("warning: no scenario files found in \(paths.joined(separator: ", "))\n")
         }

@@ -92,7 +92,7 @@ enum Build {
         latency: Duration = .zero, release: ReleaseCondition? = nil, after: [String] = [],
         headers: HTTPFields = [:], fault: TransportError.Code? = nil, optional: Bool = false
     ) -> Exchange {
-        let reply: Reply = fault.map(Reply.fault) ?? .response(ScriptedResponse(
+        let reply: Reply = fault.map(Reply.fault) ?? .response(HTTPResponse(
             status: HTTPStatus(code: status), headers: headers, body: json?.data ?? Data()))
         return Exchange(id: id, request: RequestMatcher(method: .get, path: .exact(path)), reply: reply, times: times,
                         after: after, latency: latency, release: release, optional: optional, location: here)
