@@ -9,14 +9,16 @@ struct StartupTests {
         let harness = await Harness(user: nil)
         await harness.transport.on(.get, "/health", reply: .json(.ok, ["status": "ok"]))
         await harness.transport.on(.get, "/users/me", reply: .data(Harness.user))
+        await harness.transport.on(.get, "/users/me/blocked", reply: .data(["blocked": [["id": "u9", "created_at": "2026-01-01T00:00:00Z"]]]))
         await harness.stack.auth.bootstrap()
         let snapshot = await harness.stack.snapshot()
         #expect(snapshot.auth == .authenticated && snapshot.screen == .dashboard)
+        #expect(snapshot.blockedIDs == ["u9"], "a restored session loads its blocked-id cache too")
         #expect(snapshot.user?.id == "u1" && snapshot.user?.active == true)
         #expect(snapshot.syncMarkers == ["user": "2027-01-15T08:00:00Z"])
         #expect(snapshot.health == .healthy)
         #expect(snapshot.timeline == [.loading, .authenticated])
-        #expect(await harness.transport.paths() == ["GET /health", "GET /users/me"])
+        #expect(await harness.transport.paths() == ["GET /health", "GET /users/me", "GET /users/me/blocked"])
         #expect(await harness.transport.requests.last?.authorization == "Bearer A1")
     }
 
@@ -91,13 +93,30 @@ struct StartupTests {
         #expect(await harness.transport.paths() == ["GET /health"])
     }
 
-    @Test("offline skips /health")
+    @Test("offline: /health is skipped and nothing is sent until connectivity returns")
     func offline() async {
-        let harness = await Harness(tokens: nil, online: false)
-        await harness.stack.auth.bootstrap()
+        let harness = await Harness(online: false)
+        await harness.transport.on(.get, "/health", reply: .json(.ok, ["status": "ok"]))
+        await harness.transport.on(.get, "/users/me", reply: .data(Harness.user))
+        await harness.transport.on(.get, "/users/me/blocked", reply: .data(["blocked": []]))
+        let stack = harness.stack
+
+        async let boot: Void = stack.auth.bootstrap()
+        await harness.clock.waitForSleepers(1)
+        var snapshot = await stack.snapshot()
+        #expect(snapshot.health == .offline)
+        #expect(snapshot.auth == .loading && snapshot.startupMessage == AuthSession.offlineMessage)
+        #expect(snapshot.tokens.hasAccessToken, "offline is no reason to drop the session")
+        harness.clock.advance(by: .seconds(15))
+        await harness.clock.waitForSleepers(1)
         #expect(await harness.transport.requests.isEmpty)
-        #expect(await harness.stack.snapshot().health == .offline)
-        #expect(await harness.stack.auth.state == .unauthenticated)
+
+        await harness.connectivity.setOnline(true)
+        harness.clock.advance(by: .seconds(15))
+        await boot
+        snapshot = await stack.snapshot()
+        #expect(snapshot.auth == .authenticated && snapshot.startupMessage == nil)
+        #expect(await harness.transport.paths() == ["GET /health", "GET /users/me", "GET /users/me/blocked"])
     }
 
     @Test("an unhealthy backend shows the message and is polled on the clock until healthy")
@@ -129,7 +148,7 @@ struct StartupTests {
         snapshot = await stack.snapshot()
         #expect(snapshot.startupMessage == nil)
         #expect(snapshot.auth == .authenticated)
-        #expect(await transport.paths() == ["GET /health", "GET /health", "GET /health", "GET /users/me"])
+        #expect(await transport.paths() == ["GET /health", "GET /health", "GET /health", "GET /users/me", "GET /users/me/blocked"])
         #expect(harness.clock.sleeperCount == 0)
     }
 

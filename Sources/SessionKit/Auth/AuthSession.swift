@@ -7,6 +7,8 @@ import Foundation
 public actor AuthSession {
     /// Shown on the startup screen while the backend is unhealthy.
     public static let systemUnavailableMessage = "Sistema indisponível"
+    /// What the startup screen says while the device is offline (nothing is sent meanwhile).
+    public static let offlineMessage = "Sem conexão com a internet"
     /// The sync-marker scope of the cached user.
     public static let userSyncScope = "user"
 
@@ -84,7 +86,12 @@ public actor AuthSession {
 
         switch StartupDecision.decide(outcome) {
         case .authenticate(let user):
+            let session = generation
             await remember(user)
+            // The blocked-id cache lives in memory only: a restored session needs it as much
+            // as a fresh sign-in does. Best effort, unless its answer ended the session.
+            try? await blocking.reload()
+            guard generation == session else { return }
             transition(to: .authenticated)
         case .endSession(let reason):
             // The client may have ended it already (a fatal 401, a block); ending is idempotent.
@@ -98,12 +105,12 @@ public actor AuthSession {
         }
     }
 
-    /// Polls `/health` until the backend answers (or the device is offline, which skips the
-    /// check). Returns `false` when cancelled while waiting.
+    /// Polls until the device is online and `/health` answers (offline skips the call itself).
+    /// Returns `false` when cancelled while waiting.
     private func waitForBackend() async -> Bool {
         var status = await health.check()
-        while status == .serverDown {
-            startupMessage = Self.systemUnavailableMessage
+        while status == .serverDown || status == .offline {
+            startupMessage = status == .offline ? Self.offlineMessage : Self.systemUnavailableMessage
             do {
                 try await clock.sleep(for: healthPollInterval)
             } catch {

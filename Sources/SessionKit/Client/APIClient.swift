@@ -18,6 +18,9 @@ public actor APIClient {
     private let interpreter: ResponseInterpreter
     private var coalescer = RefreshCoalescer<RefreshWaiter>()
     private var sessionEndHandler: SessionEndHandler?
+    /// Advances whenever a session starts or ends (tokens installed or cleared, not refreshed),
+    /// so an answer to a request of an earlier session cannot end the current one.
+    private var sessionEpoch: UInt64 = 0
 
     /// Creates a client.
     /// - Parameters:
@@ -43,6 +46,7 @@ public actor APIClient {
 
     /// Stores a new session's tokens.
     public func install(_ tokens: SessionTokens) async throws(APIError) {
+        sessionEpoch &+= 1
         do {
             try await tokenStore.save(tokens)
         } catch {
@@ -54,6 +58,7 @@ public actor APIClient {
     public func clearTokens() async {
         // A store that cannot delete has nothing better to offer here; the in-memory session
         // is wiped regardless, and the next launch's refresh or /users/me fails closed.
+        sessionEpoch &+= 1
         try? await tokenStore.clear()
     }
 
@@ -75,8 +80,9 @@ public actor APIClient {
     public func send(_ endpoint: APIEndpoint) async throws(APIError) -> APIResponse {
         guard endpoint.authenticated else {
             let response = try await transmit(endpoint, token: nil)
-            return try await conclude(interpreter.interpret(response, authenticated: false), status: response.status)
+            return try await conclude(interpreter.interpret(response, authenticated: false), status: response.status, epoch: sessionEpoch)
         }
+        let epoch = sessionEpoch
         guard let token = await tokenStore.load()?.accessToken, !token.isEmpty else {
             throw .notAuthenticated
         }
@@ -88,41 +94,43 @@ public actor APIClient {
             return try Self.plain(verdict, status: response.status)
         }
         guard verdict == .refreshableUnauthorized else {
-            return try await conclude(verdict, status: response.status)
+            return try await conclude(verdict, status: response.status, epoch: epoch)
         }
 
-        let freshToken = try await refreshedToken(after: token)
+        let freshToken = try await refreshedToken(after: token, epoch: epoch)
         let retried = try await transmit(endpoint, token: freshToken)
         let retriedVerdict = interpreter.interpret(retried, authenticated: true)
         switch retriedVerdict {
         case .refreshableUnauthorized, .invalidToken:
             // Refused again with a token minted a moment ago: refreshing more would loop.
-            await endSession(.sessionExpired)
+            await endSession(.sessionExpired, epoch: epoch)
             throw .sessionExpired
         default:
-            return try await conclude(retriedVerdict, status: retried.status)
+            return try await conclude(retriedVerdict, status: retried.status, epoch: epoch)
         }
     }
 
     // MARK: Private
 
-    private func conclude(_ verdict: ResponseInterpreter.Verdict, status: HTTPStatus) async throws(APIError) -> APIResponse {
+    /// Turns a verdict into the caller's answer; verdicts that end a session end the one the
+    /// request was sent in (`epoch`), never a later one.
+    private func conclude(_ verdict: ResponseInterpreter.Verdict, status: HTTPStatus, epoch: UInt64) async throws(APIError) -> APIResponse {
         switch verdict {
         case .success(let body):
             return APIResponse(status: status, body: body)
         case .failure(let error):
             throw error
         case .invalidToken:
-            await endSession(.tokenInvalid)
+            await endSession(.tokenInvalid, epoch: epoch)
             throw .tokenInvalid
         case .refreshableUnauthorized:
-            await endSession(.sessionExpired)
+            await endSession(.sessionExpired, epoch: epoch)
             throw .sessionExpired
         case .blocked:
-            await endSession(.blocked)
+            await endSession(.blocked, epoch: epoch)
             throw .forbidden
         case .accountUnusable(let error):
-            await endSession(error == .accountDeleted ? .accountDeleted : .accountInactive)
+            await endSession(error == .accountDeleted ? .accountDeleted : .accountInactive, epoch: epoch)
             throw error
         }
     }
@@ -139,7 +147,7 @@ public actor APIClient {
 
     /// A token newer than `sentToken`: from a refresh this caller performs, one it waits for,
     /// or one that already finished.
-    private func refreshedToken(after sentToken: String) async throws(APIError) -> String {
+    private func refreshedToken(after sentToken: String, epoch: UInt64) async throws(APIError) -> String {
         let current = await tokenStore.load()
         // No suspension between reading the decision and acting on it: the actor keeps the
         // coalescer consistent for every caller.
@@ -158,7 +166,7 @@ public actor APIClient {
             if case .failure = result {
                 // End the session before waking the others, so that none of them can observe
                 // the dead tokens and start over.
-                await endSession(.sessionExpired)
+                await endSession(.sessionExpired, epoch: epoch)
             }
             for waiter in coalescer.refreshFinished() {
                 waiter.resume(returning: result)
@@ -189,7 +197,10 @@ public actor APIClient {
         return .success(access)
     }
 
-    private func endSession(_ reason: SessionEndReason) async {
+    private func endSession(_ reason: SessionEndReason, epoch: UInt64) async {
+        // A straggler from a session that already ended (and maybe a new one started) must
+        // not end the current one: "one handling per session".
+        guard epoch == sessionEpoch else { return }
         await sessionEndHandler?(reason)
     }
 
