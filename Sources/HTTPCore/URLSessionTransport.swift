@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An ``HTTPTransport`` over `URLSession`: the only place in the package that touches it.
@@ -40,7 +40,8 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     private func makeURLRequest(_ request: HTTPRequest) throws -> URLRequest {
-        let base = baseURL.absoluteString.hasSuffix("/")
+        let base =
+            baseURL.absoluteString.hasSuffix("/")
             ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         guard let url = URL(string: base + request.target) else {
             throw TransportError(.other, detail: "cannot form a URL from \(request.target)")

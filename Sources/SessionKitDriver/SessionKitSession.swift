@@ -113,12 +113,13 @@ struct SessionKitSession: DriverSession {
         case .sent(let message):
             return .value(["message": .string(message)])
         case .rejected(let alert):
-            let code: Value = switch alert.title {
-            case PasswordResetMessages.cooldownTitle: "cooldown"
-            case PasswordResetMessages.emailRequiredTitle: "emailRequired"
-            case PasswordResetMessages.invalidEmailTitle: "invalidEmail"
-            default: "rejected"
-            }
+            let code: Value =
+                switch alert.title {
+                case PasswordResetMessages.cooldownTitle: "cooldown"
+                case PasswordResetMessages.emailRequiredTitle: "emailRequired"
+                case PasswordResetMessages.invalidEmailTitle: "invalidEmail"
+                default: "rejected"
+                }
             return .error(["code": code, "alert": Self.alert(alert)])
         case .failed(let error, let alert):
             var described = Self.describe(error).objectValue ?? JSONObject()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPCore
 
 @Suite struct HTTPFieldsTests {

@@ -44,7 +44,10 @@ struct CommandLineParsingTests {
         (["run", "--repeat", "-1"], "invalid value '-1' for --repeat"),
         (["run", "--shard", "4/3"], "invalid value '4/3' for --shard: expected I/N with 1 <= I <= N, such as 2/3"),
         (["run", "--shard", "0/3"], "invalid value '0/3' for --shard"),
-        (["run", "--route", "urlsesion"], "invalid value 'urlsesion' for --route: expected one of direct, urlSession; did you mean 'urlSession'?"),
+        (
+            ["run", "--route", "urlsesion"],
+            "invalid value 'urlsesion' for --route: expected one of direct, urlSession; did you mean 'urlSession'?"
+        ),
         (["run", "--filter", "(unclosed"], "invalid value '(unclosed' for --filter"),
         (["run", "--quiet", "--verbose"], "options '--quiet' and '--verbose' cannot be used together"),
         (["run", "--no-reports", "--junit", "x.xml"], "options '--no-reports' and '--junit' cannot be used together"),

@@ -95,11 +95,12 @@ struct HelpAndCommandsTests {
         let result = try ScenarioBinary.run(["list"], in: folder.url)
         #expect(result.status == 0, "\(result.output)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "ID          NAME         TAGS",
-            "auth/login  Login works  auth, smoke",
-            "x           X",
-        ])
+        #expect(
+            lines == [
+                "ID          NAME         TAGS",
+                "auth/login  Login works  auth, smoke",
+                "x           X",
+            ])
         try folder.write("Scenarios/broken.json", ScenarioText.broken)
         let broken = try ScenarioBinary.run(["list"], in: folder.url)
         #expect(broken.status == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScenarioKit
 
 @Suite("JUnit report")
@@ -45,7 +46,8 @@ struct JUnitReportTests {
     }
 
     @Test func passingCaseWithoutTranscriptIsEmptyElement() {
-        let run = RunResult(scenarios: [ScenarioResult(id: "a", name: "A", file: "a.json", status: .passed, wallTime: .milliseconds(5))], wallTime: .zero)
+        let run = RunResult(
+            scenarios: [ScenarioResult(id: "a", name: "A", file: "a.json", status: .passed, wallTime: .milliseconds(5))], wallTime: .zero)
         #expect(JUnitReport.render(run).contains(#"<testcase name="A" classname="Scenarios" time="0.005"/>"#))
     }
 
@@ -73,11 +75,12 @@ struct JUnitReportTests {
     }
 
     @Test func collidingNamesInOneClassGetTheirIDs() {
-        let run = RunResult(scenarios: [
-            ScenarioResult(id: "auth/one", name: "Same", file: "", status: .passed),
-            ScenarioResult(id: "auth/two", name: "Same", file: "", status: .passed),
-            ScenarioResult(id: "other/three", name: "Same", file: "", status: .passed),
-        ], wallTime: .zero)
+        let run = RunResult(
+            scenarios: [
+                ScenarioResult(id: "auth/one", name: "Same", file: "", status: .passed),
+                ScenarioResult(id: "auth/two", name: "Same", file: "", status: .passed),
+                ScenarioResult(id: "other/three", name: "Same", file: "", status: .passed),
+            ], wallTime: .zero)
         let xml = JUnitReport.render(run)
         #expect(xml.contains(#"name="Same [auth/one]""#))
         #expect(xml.contains(#"name="Same [auth/two]""#))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScenarioKit
 
 /// `scenario run` end to end: the built executable on small scenario files in a temporary folder.
@@ -81,7 +82,8 @@ struct RunCommandTests {
     @Test(.enabled(if: !RepositoryPaths.scenarioFiles.isEmpty, "the repository has no scenarios yet"))
     func repositoryScenariosPass() throws {
         let folder = try TemporaryFolder()
-        let result = try ScenarioBinary.run(["run", RepositoryPaths.scenarios.path, "--junit", "j.xml", "--json", "r.json"], in: folder.url)
+        let result = try ScenarioBinary.run(
+            ["run", RepositoryPaths.scenarios.path, "--junit", "j.xml", "--json", "r.json"], in: folder.url)
         #expect(result.status == 0, "\(result.output)")
         let summary = try JUnitStructure.check(try folder.read("j.xml"))
         #expect(summary.tests == RepositoryPaths.scenarioFiles.count)
@@ -103,10 +105,11 @@ struct RunCommandTests {
         #expect(summary.tests == 6)
         #expect(summary.skipped == 1)
         #expect(summary.errors >= 1)
-        #expect(Set(summary.cases) == [
-            "auth/Login", "auth.refresh/Coalesce [auth/refresh/coalesce]", "auth.refresh/Coalesce [auth/refresh/same-name]",
-            "broken/broken/file", "Scenarios/Skipped", "Scenarios/Top <&> \"quoted\"",
-        ])
+        #expect(
+            Set(summary.cases) == [
+                "auth/Login", "auth.refresh/Coalesce [auth/refresh/coalesce]", "auth.refresh/Coalesce [auth/refresh/same-name]",
+                "broken/broken/file", "Scenarios/Skipped", "Scenarios/Top <&> \"quoted\"",
+            ])
         try JUnitStructure.validateIfPossible(xml)
     }
 
@@ -174,7 +177,9 @@ struct RunCommandTests {
         let xml = try folder.read("merged.xml")
         let summary = try JUnitStructure.check(xml)
         #expect(summary.tests == ids.count)
-        #expect(Set(summary.cases.map { $0.split(separator: "/", maxSplits: 1).last.map(String.init) ?? "" }) == Set(ids.map { "Name of \($0)" }))
+        #expect(
+            Set(summary.cases.map { $0.split(separator: "/", maxSplits: 1).last.map(String.init) ?? "" })
+                == Set(ids.map { "Name of \($0)" }))
         try JUnitStructure.validateIfPossible(xml)
     }
 
@@ -192,7 +197,9 @@ struct RunCommandTests {
 
     @Test func reportsContainNoSecrets() throws {
         let folder = try TemporaryFolder()
-        try folder.write("Scenarios/secrets.json", """
+        try folder.write(
+            "Scenarios/secrets.json",
+            """
             {
               "name": "Secrets stay secret",
               "description": "Tokens from the file must not reach any report.",

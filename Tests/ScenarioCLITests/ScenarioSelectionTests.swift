@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScenarioKit
 
 @Suite("Scenario selection and sharding")
@@ -13,7 +14,8 @@ struct ScenarioSelectionTests {
 
     @Test func shardOfAnIdNeverChanges() {
         // Pinned: CI matrices in different processes and machines must agree on these.
-        #expect(Shard.shardIndex(of: "blocked-user/concurrent-403s", count: 3) == Int(Shard.stableHash("blocked-user/concurrent-403s") % 3) + 1)
+        #expect(
+            Shard.shardIndex(of: "blocked-user/concurrent-403s", count: 3) == Int(Shard.stableHash("blocked-user/concurrent-403s") % 3) + 1)
         #expect(Shard.shardIndex(of: "a", count: 3) == 2)
         #expect(Shard.shardIndex(of: "foobar", count: 4) == 1)
         #expect(Shard.shardIndex(of: "anything", count: 1) == 1)

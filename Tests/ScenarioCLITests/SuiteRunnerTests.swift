@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScenarioKit
 
 /// A driver whose stack never starts, so every scenario that runs ends as an error.

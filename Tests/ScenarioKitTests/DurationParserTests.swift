@@ -1,5 +1,5 @@
-import Testing
 import ScenarioKit
+import Testing
 
 @Suite struct DurationParserTests {
     @Test(arguments: [

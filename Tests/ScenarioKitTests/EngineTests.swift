@@ -1,13 +1,16 @@
 import Foundation
 import HTTPCore
 import Testing
+
 @testable import ScenarioKit
 
 @Suite struct VirtualClockTests {
     @Test func sleepersWakeInDeadlineOrderNotRegistrationOrder() async throws {
         let scenario = Build.scenario(steps: [
-            Build.step(.group([Build.call("sleep", ["seconds": 30]), Build.call("sleep", ["seconds": 5]), Build.call("sleep", ["seconds": 20])],
-                              expects: [.value(["at": "30.000s"]), .value(["at": "5.000s"]), .value(["at": "20.000s"])])),
+            Build.step(
+                .group(
+                    [Build.call("sleep", ["seconds": 30]), Build.call("sleep", ["seconds": 5]), Build.call("sleep", ["seconds": 20])],
+                    expects: [.value(["at": "30.000s"]), .value(["at": "5.000s"]), .value(["at": "20.000s"])]))
         ])
         let result = await ScenarioRunner(driver: TestDriver()).run(scenario)
         #expect(result.status == .passed, "\(result.failures)")
@@ -15,7 +18,9 @@ import Testing
     }
 
     @Test func anHourOfVirtualTimeTakesNoWallTime() async {
-        let scenario = Build.scenario(steps: [Build.step(.perform(Build.call("sleep", ["seconds": 3600]), parallel: 1, expect: .value(["at": "3600.000s"])))])
+        let scenario = Build.scenario(steps: [
+            Build.step(.perform(Build.call("sleep", ["seconds": 3600]), parallel: 1, expect: .value(["at": "3600.000s"])))
+        ])
         let started = ContinuousClock.now
         let result = await ScenarioRunner(driver: TestDriver()).run(scenario)
         #expect(result.status == .passed)
@@ -154,7 +159,8 @@ import Testing
     }
 
     @Test func anActionAwaitingSomethingOutsideTheScenarioIsReportedNotHung() async {
-        let result = await ScenarioRunner(driver: TestDriver()).run(Build.scenario(steps: [Build.step(.perform(Build.call("hang"), parallel: 1, expect: nil))]))
+        let result = await ScenarioRunner(driver: TestDriver()).run(
+            Build.scenario(steps: [Build.step(.perform(Build.call("hang"), parallel: 1, expect: nil))]))
         #expect(result.status == .error)
         #expect(result.errorMessage?.contains("can never finish") == true)
     }
@@ -203,17 +209,23 @@ import Testing
             Build.step(.perform(Build.call("get", ["path": "/a"]), parallel: 2, expect: .ok)),
             Build.step(.perform(Build.call("get", ["path": "/b"]), parallel: 1, expect: .ok)),
         ]
-        let good = RequestExpectations(log: [RequestLogPattern(count: 2, exchange: "a", method: "get"), RequestLogPattern(path: "/b", headers: [("Authorization", nil)])])
-        let passing = await ScenarioRunner(driver: TestDriver()).run(Build.scenario(exchanges: exchanges, steps: steps, expect: Expectations(requests: good)))
+        let good = RequestExpectations(log: [
+            RequestLogPattern(count: 2, exchange: "a", method: "get"), RequestLogPattern(path: "/b", headers: [("Authorization", nil)]),
+        ])
+        let passing = await ScenarioRunner(driver: TestDriver()).run(
+            Build.scenario(exchanges: exchanges, steps: steps, expect: Expectations(requests: good)))
         #expect(passing.status == .passed, "\(passing.failures)")
         let bad = RequestExpectations(log: [RequestLogPattern(exchange: "b"), RequestLogPattern(count: 2, exchange: "a")])
-        let failing = await ScenarioRunner(driver: TestDriver()).run(Build.scenario(exchanges: exchanges, steps: steps, expect: Expectations(requests: bad)))
+        let failing = await ScenarioRunner(driver: TestDriver()).run(
+            Build.scenario(exchanges: exchanges, steps: steps, expect: Expectations(requests: bad)))
         #expect(failing.failures.first?.message == "request #1 does not fit log entry 1: served by 'a', expected 'b'")
         #expect(failing.failures.first?.actual == "2 × GET /a via a\nGET /b via b")
     }
 
     @Test func secretsInTheScenarioNeverReachTheResult() async {
-        let exchanges = [Build.exchange("login", path: "/x", json: ["access_token": "tok-SECRET-1"], headers: ["Set-Cookie": "sid=cookie-SECRET-2"])]
+        let exchanges = [
+            Build.exchange("login", path: "/x", json: ["access_token": "tok-SECRET-1"], headers: ["Set-Cookie": "sid=cookie-SECRET-2"])
+        ]
         let scenario = Build.scenario(
             exchanges: exchanges,
             steps: [Build.step(.perform(Build.call("get", ["path": "/x"]), parallel: 1, expect: .value(["status": 500])))],
@@ -245,15 +257,16 @@ import Testing
 }
 
 @Suite struct JSONMatchTests {
-    @Test(arguments: [
-        (["a": 1, "b": 2] as JSONValue, ["a": 1] as JSONValue, true),
-        (["a": 1], ["a": 2], false),
-        (["a": ["b": nil]], ["a": [:]], true),
-        (["a": nil], ["a": 1], false),
-        ([1, 2], [1, 2, 3], false),
-        ([["x": 1, "y": 2]], [["x": 1]], true),
-        (1.0, 1, true),
-    ] as [(JSONValue, JSONValue, Bool)])
+    @Test(
+        arguments: [
+            (["a": 1, "b": 2] as JSONValue, ["a": 1] as JSONValue, true),
+            (["a": 1], ["a": 2], false),
+            (["a": ["b": nil]], ["a": [:]], true),
+            (["a": nil], ["a": 1], false),
+            ([1, 2], [1, 2, 3], false),
+            ([["x": 1, "y": 2]], [["x": 1]], true),
+            (1.0, 1, true),
+        ] as [(JSONValue, JSONValue, Bool)])
     func subsetRule(actual: JSONValue, expected: JSONValue, holds: Bool) {
         #expect(JSONMatch.mismatches(expected: expected, actual: actual).isEmpty == holds)
     }

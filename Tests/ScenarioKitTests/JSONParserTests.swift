@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ScenarioKit
+import Testing
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String, file: String = "t.json") throws(LoadIssue) -> JSONNode {
@@ -69,33 +69,41 @@ import ScenarioKit
         SyntaxCase(text: "[1 2]", line: 1, column: 4, path: "$", message: "expected ',' or ']' after array element"),
         SyntaxCase(text: "{\"a\": [1,\n  2,]}", line: 2, column: 5, path: "$.a", message: "trailing comma before ']'; remove the comma"),
         SyntaxCase(text: "{\"a\": 1,}", line: 1, column: 9, path: "$", message: "trailing comma before '}'; remove the comma"),
-        SyntaxCase(text: "{\n  \"a\": \"abc\n}", line: 2, column: 8, path: "$.a",
-                   message: "unterminated string; add the closing '\"' (a string cannot span lines; write \\n for a line break)"),
+        SyntaxCase(
+            text: "{\n  \"a\": \"abc\n}", line: 2, column: 8, path: "$.a",
+            message: "unterminated string; add the closing '\"' (a string cannot span lines; write \\n for a line break)"),
         SyntaxCase(text: "\"abc", line: 1, column: 1, path: "$", message: "unterminated string; add the closing '\"'"),
         SyntaxCase(text: "{\"a\" 1}", line: 1, column: 6, path: "$", message: "expected ':' after object key 'a'"),
         SyntaxCase(text: "{a: 1}", line: 1, column: 2, path: "$", message: "expected a key in double quotes; got 'a'"),
-        SyntaxCase(text: "{\"x\": {\"a\": 1, \"a\": 2}}", line: 1, column: 16, path: "$.x",
-                   message: "duplicate key 'a' (first written at line 1, column 8); keep one"),
-        SyntaxCase(text: "[tru]", line: 1, column: 2, path: "$[0]",
-                   message: "invalid literal; expected a value such as true, false, null, a number or a string"),
-        SyntaxCase(text: "[nulls]", line: 1, column: 2, path: "$[0]",
-                   message: "invalid literal; expected a value such as true, false, null, a number or a string"),
+        SyntaxCase(
+            text: "{\"x\": {\"a\": 1, \"a\": 2}}", line: 1, column: 16, path: "$.x",
+            message: "duplicate key 'a' (first written at line 1, column 8); keep one"),
+        SyntaxCase(
+            text: "[tru]", line: 1, column: 2, path: "$[0]",
+            message: "invalid literal; expected a value such as true, false, null, a number or a string"),
+        SyntaxCase(
+            text: "[nulls]", line: 1, column: 2, path: "$[0]",
+            message: "invalid literal; expected a value such as true, false, null, a number or a string"),
         SyntaxCase(text: "01", line: 1, column: 1, path: "$", message: "numbers cannot have leading zeros"),
         SyntaxCase(text: "-", line: 1, column: 2, path: "$", message: "expected a digit after '-'"),
         SyntaxCase(text: "1.", line: 1, column: 3, path: "$", message: "expected a digit after the decimal point"),
         SyntaxCase(text: "1e", line: 1, column: 3, path: "$", message: "expected a digit in the exponent"),
         SyntaxCase(text: "1e999", line: 1, column: 1, path: "$", message: "number 1e999 is too large"),
-        SyntaxCase(text: "{} x", line: 1, column: 4, path: "$",
-                   message: "unexpected 'x' after the JSON value; a file holds exactly one value"),
+        SyntaxCase(
+            text: "{} x", line: 1, column: 4, path: "$",
+            message: "unexpected 'x' after the JSON value; a file holds exactly one value"),
         SyntaxCase(text: "['a']", line: 1, column: 2, path: "$[0]", message: "strings must use double quotes, not single quotes"),
         SyntaxCase(text: "// c\n{}", line: 1, column: 1, path: "$", message: "comments are not allowed in JSON"),
-        SyntaxCase(text: "\"a\\qb\"", line: 1, column: 3, path: "$",
-                   message: "invalid escape '\\q'; use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX"),
+        SyntaxCase(
+            text: "\"a\\qb\"", line: 1, column: 3, path: "$",
+            message: "invalid escape '\\q'; use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX"),
         SyntaxCase(text: "\"\\u12G4\"", line: 1, column: 2, path: "$", message: "\\u must be followed by four hex digits"),
-        SyntaxCase(text: "\"\\uD83D\"", line: 1, column: 2, path: "$",
-                   message: "unpaired high surrogate in \\u escape; follow it with a low surrogate (\\uDC00-\\uDFFF)"),
+        SyntaxCase(
+            text: "\"\\uD83D\"", line: 1, column: 2, path: "$",
+            message: "unpaired high surrogate in \\u escape; follow it with a low surrogate (\\uDC00-\\uDFFF)"),
         SyntaxCase(text: "\"\\uDE00\"", line: 1, column: 2, path: "$", message: "unpaired low surrogate in \\u escape"),
-        SyntaxCase(text: "\"a\tb\"", line: 1, column: 3, path: "$", message: "control character byte 0x09 in string; escape it (\\t, \\u00XX)"),
+        SyntaxCase(
+            text: "\"a\tb\"", line: 1, column: 3, path: "$", message: "control character byte 0x09 in string; escape it (\\t, \\u00XX)"),
         SyntaxCase(text: "{\"é\": [1, @]}", line: 1, column: 11, path: "$[\"é\"][1]", message: "unexpected '@'; expected a value"),
         SyntaxCase(text: "[1,", line: 1, column: 4, path: "$[1]", message: "unexpected end of input; expected a value"),
     ])

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
-import Testing
 import ScenarioKit
+import Testing
 
 @Suite struct LoaderTests {
     private func load(_ text: String, file: String = "/scenarios/s.json") -> Result<Scenario, LoadFailure> {
@@ -132,7 +132,9 @@ import ScenarioKit
 
     @Test func jsonBodyKeepsAGivenContentType() throws {
         let text = LoaderFixtures.document(
-            exchanges: #"{ "request": {}, "response": { "status": 200, "headers": { "content-type": "application/problem+json" }, "json": [1] } }"#)
+            exchanges:
+                #"{ "request": {}, "response": { "status": 200, "headers": { "content-type": "application/problem+json" }, "json": [1] } }"#
+        )
         let scenario = try load(text).get()
         guard case .response(let response) = scenario.exchanges[0].reply else {
             Issue.record("expected a response")
@@ -207,7 +209,9 @@ import ScenarioKit
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("hello".utf8).write(to: folder.appendingPathComponent("bodies/hello.txt"))
         let text = LoaderFixtures.document(
-            exchanges: #"{ "request": {}, "response": { "status": 200, "file": "bodies/hello.txt" } }, { "request": {}, "response": { "status": 200, "file": "bodies/missing.txt" } }"#)
+            exchanges:
+                #"{ "request": {}, "response": { "status": 200, "file": "bodies/hello.txt" } }, { "request": {}, "response": { "status": 200, "file": "bodies/missing.txt" } }"#
+        )
         let file = folder.appendingPathComponent("scenario.json").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         guard case .failure(let failure) = LoaderFixtures.loader.load(contentsOf: file, id: "scenario") else {
@@ -262,9 +266,10 @@ import ScenarioKit
         }
         let found = try ScenarioDiscovery.find([folder.path, folder.appendingPathComponent("b.json").path])
         #expect(found.map(\.id) == ["a/deep/x", "a/z", "b", "b"])
-        #expect(found.map(\.path) == [
-            folder.path + "/a/deep/x.json", folder.path + "/a/z.json", folder.path + "/b.json", folder.path + "/b.json",
-        ])
+        #expect(
+            found.map(\.path) == [
+                folder.path + "/a/deep/x.json", folder.path + "/a/z.json", folder.path + "/b.json", folder.path + "/b.json",
+            ])
         #expect(throws: ScenarioDiscovery.Failure.self) { try ScenarioDiscovery.find([folder.path + "/missing"]) }
         do {
             _ = try ScenarioDiscovery.find(["/no/such/place"])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ScenarioKit
+import Testing
 
 /// Keeps `Scenarios/scenario.schema.json`, the loader and the scenario files in agreement.
 @Suite struct SchemaTests {
@@ -49,7 +49,8 @@ import ScenarioKit
         for text in [
             #"{"name": "n", "description": "d", "steps": []}"#,
             LoaderFixtures.document(exchanges: #"{ "request": {}, "fault": "cancelled", "times": "unlimited", "latency": "0ms" }"#),
-            LoaderFixtures.document(steps: #"{ "advance": "1h30m" }, { "advance": "250ms" }, { "advance": "1.5s" }, { "runUntilIdle": true }"#),
+            LoaderFixtures.document(
+                steps: #"{ "advance": "1h30m" }, { "advance": "250ms" }, { "advance": "1.5s" }, { "runUntilIdle": true }"#),
         ] {
             #expect(throws: Never.self) { try LoaderFixtures.loader.load(data: Data(text.utf8), file: "ok.json", id: "ok").get() }
             #expect(validator.validate(try Self.parse(text)).isEmpty, "\(text)")

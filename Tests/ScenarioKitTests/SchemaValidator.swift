@@ -76,9 +76,11 @@ struct SchemaValidator {
             guard let object = instance.objectValue else { return [] }
             let declared = Set(keywords["properties"]?.objectValue?.keys ?? [])
             return object.flatMap { key, member in
-                declared.contains(key) ? [] : validate(member, against: value, path: path + "." + key, depth: depth + 1).map {
-                    $0.message == "no value is allowed here" ? Failure(path: $0.path, message: "unknown property '\(key)'") : $0
-                }
+                declared.contains(key)
+                    ? []
+                    : validate(member, against: value, path: path + "." + key, depth: depth + 1).map {
+                        $0.message == "no value is allowed here" ? Failure(path: $0.path, message: "unknown property '\(key)'") : $0
+                    }
             }
         case "required":
             guard let object = instance.objectValue else { return [] }

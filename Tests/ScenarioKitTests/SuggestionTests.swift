@@ -1,17 +1,18 @@
-import Testing
 import ScenarioKit
+import Testing
 
 @Suite struct SuggestionTests {
-    @Test(arguments: [
-        ("tiems", ["id", "request", "times", "after"], "times"),
-        ("Times", ["times"], "times"),
-        ("advnce", ["do", "advance", "await"], "advance"),
-        ("reponse", ["request", "response"], "response"),
-        ("--verbos", ["--verbose", "--version"], "--verbose"),
-        ("xyz", ["times", "after"], nil),
-        ("timeLimt", ["timeLimit", "tags"], "timeLimit"),
-        ("anything", [], nil),
-    ] as [(String, [String], String?)])
+    @Test(
+        arguments: [
+            ("tiems", ["id", "request", "times", "after"], "times"),
+            ("Times", ["times"], "times"),
+            ("advnce", ["do", "advance", "await"], "advance"),
+            ("reponse", ["request", "response"], "response"),
+            ("--verbos", ["--verbose", "--version"], "--verbose"),
+            ("xyz", ["times", "after"], nil),
+            ("timeLimt", ["timeLimit", "tags"], "timeLimit"),
+            ("anything", [], nil),
+        ] as [(String, [String], String?)])
     func closest(word: String, candidates: [String], expected: String?) {
         #expect(Suggestion.closest(to: word, in: candidates) == expected)
     }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ScenarioKit
 import SessionKitDriver
+import Testing
 
 /// Scenarios that fail on purpose (Tests/Fixtures/failing-scenarios), with the exact words a
 /// user reads, so failure output stays precise and readable.
@@ -21,19 +21,23 @@ import SessionKitDriver
         let result = try await Self.run("wrong-state")
         #expect(result.status == .failed)
         let failure = try #require(result.failures.first)
-        #expect(failure.message == #"state.auth: expected "authenticated", got "unauthenticated"; state.screen: expected "dashboard", got "login"; state.tokens.access: expected true, got absent"#)
-        #expect(failure.diff == """
-              {
-            -   "auth": "authenticated",
-            -   "screen": "dashboard",
-            +   "auth": "unauthenticated",
-            +   "screen": "login",
-                "tokens": {
-            -     "access": true
-            +     "access": null
-                }
-              }
-            """)
+        #expect(
+            failure.message
+                == #"state.auth: expected "authenticated", got "unauthenticated"; state.screen: expected "dashboard", got "login"; state.tokens.access: expected true, got absent"#
+        )
+        #expect(
+            failure.diff == """
+                  {
+                -   "auth": "authenticated",
+                -   "screen": "dashboard",
+                +   "auth": "unauthenticated",
+                +   "screen": "login",
+                    "tokens": {
+                -     "access": true
+                +     "access": null
+                    }
+                  }
+                """)
         #expect(failure.location?.line == 9)
     }
 
@@ -63,8 +67,11 @@ import SessionKitDriver
     @Test func aWrongHeaderIsExplainedWithoutRevealingTokens() async throws {
         let result = try await Self.run("wrong-retry-token")
         let failure = try #require(result.failures.first)
-        #expect(failure.message == "request #3 does not fit log entry 3: header Authorization is 'Bearer ‹redacted›', expected 'Bearer ‹redacted›'")
-        let everything = [failure.message, failure.expected ?? "", failure.actual ?? "", failure.diff ?? ""].joined() + result.transcriptText
+        #expect(
+            failure.message
+                == "request #3 does not fit log entry 3: header Authorization is 'Bearer ‹redacted›', expected 'Bearer ‹redacted›'")
+        let everything =
+            [failure.message, failure.expected ?? "", failure.actual ?? "", failure.diff ?? ""].joined() + result.transcriptText
         for secret in ["acc-old-5", "acc-new-5", "ref-old-5", "ref-new-5"] {
             #expect(!everything.contains(secret), "\(secret) leaked")
         }
@@ -73,7 +80,10 @@ import SessionKitDriver
     @Test func aScenarioThatCanNeverFinishSaysWhatItWaitsOn() async throws {
         let result = try await Self.run("stuck")
         #expect(result.status == .error)
-        #expect(result.errorMessage == "stuck: 'request' can never finish; nothing is scheduled on the clock. Waiting on: 1 request(s) held by exchange 'feed' (released at step 'later')")
+        #expect(
+            result.errorMessage
+                == "stuck: 'request' can never finish; nothing is scheduled on the clock. Waiting on: 1 request(s) held by exchange 'feed' (released at step 'later')"
+        )
         #expect(result.errorLocation?.line == 10)
     }
 }

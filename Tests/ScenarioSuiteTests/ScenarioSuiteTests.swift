@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ScenarioKit
 import SessionKitDriver
+import Testing
 
 /// Every scenario under `Scenarios/` is its own test case, run through the direct transport
 /// and again through URLSession and the URLProtocol adapter.

@@ -1,5 +1,6 @@
 import HTTPCore
 import Testing
+
 @testable import SessionKit
 
 @Suite("Blocked account (403), end to end")

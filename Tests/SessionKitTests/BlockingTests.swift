@@ -1,5 +1,6 @@
 import HTTPCore
 import Testing
+
 @testable import SessionKit
 
 @Suite("Blocking users, end to end")
@@ -49,7 +50,7 @@ struct BlockingTests {
                 "users": [
                     ["id": "u2", "name": "Blocked by me"], ["id": "u3", "name": "Blocked me", "blocked_me": true],
                     ["id": "u4", "name": "Visible"], ["name": "no id"],
-                ],
+                ]
             ]))
         await harness.transport.on(
             .get, "/feed",
@@ -57,7 +58,7 @@ struct BlockingTests {
                 "posts": [
                     ["id": "p1", "author_id": "u2"], ["id": "p2", "author_id": "u3", "author_blocked_me": true],
                     ["id": "p3", "author_id": "u4"],
-                ],
+                ]
             ]))
         let blocking = harness.stack.blocking
         try await blocking.block("u2")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import Testing
+
 @testable import SessionKit
 
 /// Whatever bytes and status a server (or a proxy in front of it) sends, the stack answers

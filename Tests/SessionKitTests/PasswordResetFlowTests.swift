@@ -1,5 +1,6 @@
 import HTTPCore
 import Testing
+
 @testable import SessionKit
 
 @Suite("Password reset, end to end")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SessionKit
 
 @Suite("Refresh coalescing and the block guard")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SessionKit
 
 @Suite("Retry-After parsing")

@@ -1,5 +1,6 @@
 import HTTPCore
 import Testing
+
 @testable import SessionKit
 
 @Suite("Startup flow, end to end")
@@ -9,7 +10,8 @@ struct StartupTests {
         let harness = await Harness(user: nil)
         await harness.transport.on(.get, "/health", reply: .json(.ok, ["status": "ok"]))
         await harness.transport.on(.get, "/users/me", reply: .data(Harness.user))
-        await harness.transport.on(.get, "/users/me/blocked", reply: .data(["blocked": [["id": "u9", "created_at": "2026-01-01T00:00:00Z"]]]))
+        await harness.transport.on(
+            .get, "/users/me/blocked", reply: .data(["blocked": [["id": "u9", "created_at": "2026-01-01T00:00:00Z"]]]))
         await harness.stack.auth.bootstrap()
         let snapshot = await harness.stack.snapshot()
         #expect(snapshot.auth == .authenticated && snapshot.screen == .dashboard)

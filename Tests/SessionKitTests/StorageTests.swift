@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SessionKit
 
 @Suite("Stores and JSON values")

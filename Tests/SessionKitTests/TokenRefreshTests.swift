@@ -1,5 +1,6 @@
 import HTTPCore
 import Testing
+
 @testable import SessionKit
 
 @Suite("Token refresh, end to end")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import Testing
+
 @testable import SessionKit
 
 @Suite("User session and sign-in, end to end")
@@ -23,7 +24,10 @@ struct UserSessionTests {
         "login failures",
         arguments: [
             (FakeTransport.Reply.error(.unauthorized, code: "VALIDATION_FAILED"), APIError.unauthorized),
-            (.error(.tooManyRequests, message: "Lento", headers: ["Retry-After": "30"]), .rateLimited(message: "Lento", retryAfter: .seconds(30))),
+            (
+                .error(.tooManyRequests, message: "Lento", headers: ["Retry-After": "30"]),
+                .rateLimited(message: "Lento", retryAfter: .seconds(30))
+            ),
             (.data(["access_token": "L1"]), .undecodableBody),
             (.failure(.timedOut), .transport(.timedOut)),
         ])
@@ -47,7 +51,8 @@ struct UserSessionTests {
     @Test("update, related users, preferences and delete")
     func account() async throws {
         let harness = await Harness()
-        await harness.transport.on(.patch, "/users/me", reply: .data(["id": "u1", "name": "Ana B", "email": "ana@example.com", "active": true]))
+        await harness.transport.on(
+            .patch, "/users/me", reply: .data(["id": "u1", "name": "Ana B", "email": "ana@example.com", "active": true]))
         await harness.transport.on(.get, "/users/related", reply: .data(["users": [["id": "u8", "name": "Bo"]]]))
         await harness.transport.on(.delete, "/users/me", reply: .empty(.noContent))
         let user = harness.stack.user

@@ -1,5 +1,6 @@
 import HTTPCore
 import Testing
+
 @testable import SessionKit
 
 @Suite("Phone verification, end to end")

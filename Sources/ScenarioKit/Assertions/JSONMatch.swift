@@ -47,14 +47,16 @@ public enum JSONMatch {
         case (.object(let want), .object(let have)?):
             var out = JSONObject()
             for member in want {
-                out[member.key] = member.value == .null && have[member.key] == nil
+                out[member.key] =
+                    member.value == .null && have[member.key] == nil
                     ? .null : project(have[member.key], onto: member.value)
             }
             return .object(out)
         case (.array(let want), .array(let have)?):
-            return .array(have.enumerated().map { index, element in
-                index < want.count ? project(element, onto: want[index]) : element
-            })
+            return .array(
+                have.enumerated().map { index, element in
+                    index < want.count ? project(element, onto: want[index]) : element
+                })
         case (_, nil): return .null
         case (_, let have?): return have
         }

@@ -11,18 +11,22 @@ struct RequestLogCheck {
     func evaluate(_ expect: RequestExpectations, location: SourceLocation?) -> [AssertionResult] {
         var out: [AssertionResult] = []
         if let total = expect.total {
-            out.append(total == log.count
-                ? AssertionResult(label: "requests.total", passed: true)
-                : AssertionResult(label: "requests.total", passed: false, message: "expected \(total) request(s), the stack sent \(log.count)",
-                                  expected: "\(total)", actual: "\(log.count)\n" + summary(), location: location))
+            out.append(
+                total == log.count
+                    ? AssertionResult(label: "requests.total", passed: true)
+                    : AssertionResult(
+                        label: "requests.total", passed: false, message: "expected \(total) request(s), the stack sent \(log.count)",
+                        expected: "\(total)", actual: "\(log.count)\n" + summary(), location: location))
         }
         for (exchange, count) in expect.counts {
             let actual = log.count { ($0.exchangeID ?? Self.unmatched) == exchange }
-            out.append(count == actual
-                ? AssertionResult(label: "requests.counts.\(exchange)", passed: true)
-                : AssertionResult(label: "requests.counts.\(exchange)", passed: false,
-                                  message: "expected exchange '\(exchange)' to serve \(count) request(s), it served \(actual)",
-                                  expected: "\(count)", actual: "\(actual)", location: location))
+            out.append(
+                count == actual
+                    ? AssertionResult(label: "requests.counts.\(exchange)", passed: true)
+                    : AssertionResult(
+                        label: "requests.counts.\(exchange)", passed: false,
+                        message: "expected exchange '\(exchange)' to serve \(count) request(s), it served \(actual)",
+                        expected: "\(count)", actual: "\(actual)", location: location))
         }
         if let patterns = expect.log { out.append(checkLog(patterns, location: location)) }
         return out
@@ -34,11 +38,15 @@ struct RequestLogCheck {
         for (number, pattern) in patterns.enumerated() {
             for copy in 0..<pattern.count {
                 guard position < log.count else {
-                    return failure("the log ends after \(log.count) request(s); entry \(number + 1) expects more", expected, pattern.location ?? location)
+                    return failure(
+                        "the log ends after \(log.count) request(s); entry \(number + 1) expects more", expected,
+                        pattern.location ?? location)
                 }
                 if let why = mismatch(pattern, log[position]) {
                     let which = pattern.count > 1 ? " (copy \(copy + 1) of \(pattern.count))" : ""
-                    return failure("request #\(position + 1) does not fit log entry \(number + 1)\(which): \(why)", expected, pattern.location ?? location)
+                    return failure(
+                        "request #\(position + 1) does not fit log entry \(number + 1)\(which): \(why)", expected,
+                        pattern.location ?? location)
                 }
                 position += 1
             }
@@ -51,8 +59,9 @@ struct RequestLogCheck {
 
     private func failure(_ message: String, _ expected: String, _ location: SourceLocation?) -> AssertionResult {
         let actual = summary()
-        return AssertionResult(label: "requests.log", passed: false, message: message, expected: expected, actual: actual,
-                               diff: TextDiff.lines(expected: expected, actual: actual), location: location)
+        return AssertionResult(
+            label: "requests.log", passed: false, message: message, expected: expected, actual: actual,
+            diff: TextDiff.lines(expected: expected, actual: actual), location: location)
     }
 
     private func mismatch(_ pattern: RequestLogPattern, _ entry: ScriptedBackend.LoggedRequest) -> String? {
@@ -63,7 +72,8 @@ struct RequestLogCheck {
         }
         if let path = pattern.path, path != entry.request.path { return "path \(entry.request.path), expected \(path)" }
         for (name, value) in pattern.headers where entry.request.headers[name] != value {
-            return "header \(name) is \(entry.request.headers[name].map { "'\($0)'" } ?? "absent"), expected \(value.map { "'\($0)'" } ?? "absent")"
+            return
+                "header \(name) is \(entry.request.headers[name].map { "'\($0)'" } ?? "absent"), expected \(value.map { "'\($0)'" } ?? "absent")"
         }
         if let json = pattern.json {
             let body = entry.request.body.flatMap(JSONValue.parse)

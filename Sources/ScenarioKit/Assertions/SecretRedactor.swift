@@ -80,4 +80,3 @@ public struct SecretRedactor: Sendable {
         character.isLetter || character.isNumber || character == "_" || character == "-" || character == "."
     }
 }
-

@@ -5,9 +5,12 @@ package enum JSONPath {
 
     /// The path component for an object member: `.key` for plain keys, `["key"]` otherwise.
     package static func member(_ key: String) -> String {
-        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$" || scalar == "-"
-        } && !("0"..."9").contains(key.unicodeScalars.first ?? "0")
+        let plain =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy { scalar in
+                scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$"
+                    || scalar == "-"
+            } && !("0"..."9").contains(key.unicodeScalars.first ?? "0")
         return plain ? "." + key : "[" + JSONValue.string(key).compactText + "]"
     }
 

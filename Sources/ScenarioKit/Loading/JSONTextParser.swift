@@ -331,12 +331,14 @@ extension JSONTextParser {
                     let lowStart = offset
                     guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u")
                     else {
-                        throw issue("unpaired high surrogate in \\u escape; follow it with a low surrogate (\\uDC00-\\uDFFF)", at: escapeStart)
+                        throw issue(
+                            "unpaired high surrogate in \\u escape; follow it with a low surrogate (\\uDC00-\\uDFFF)", at: escapeStart)
                     }
                     offset += 2
                     let second = try parseHex4(escapeStart: lowStart)
                     guard (0xDC00...0xDFFF).contains(second) else {
-                        throw issue("unpaired high surrogate in \\u escape; follow it with a low surrogate (\\uDC00-\\uDFFF)", at: escapeStart)
+                        throw issue(
+                            "unpaired high surrogate in \\u escape; follow it with a low surrogate (\\uDC00-\\uDFFF)", at: escapeStart)
                     }
                     scalarValue = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(first) {

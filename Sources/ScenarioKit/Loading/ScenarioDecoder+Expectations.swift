@@ -101,7 +101,8 @@ extension ScenarioDecoder {
                     }
                 }
             } else {
-                report("'headers' must be an object of strings (or null); got \(Self.describe(member.value.value))", member.value, headersPath)
+                report(
+                    "'headers' must be an object of strings (or null); got \(Self.describe(member.value.value))", member.value, headersPath)
             }
         }
         pattern.json = fields["json"]?.value.value

@@ -140,7 +140,9 @@ struct ScenarioDecoder {
 
     private mutating func instant(_ node: JSONNode, at path: String) -> Date? {
         guard let text = node.value.stringValue else {
-            report("'start' must be an ISO-8601 instant string such as \"2026-10-21T05:28:00Z\"; got \(node.value.typeDescription)", node, path)
+            report(
+                "'start' must be an ISO-8601 instant string such as \"2026-10-21T05:28:00Z\"; got \(node.value.typeDescription)", node, path
+            )
             return nil
         }
         let formatter = ISO8601DateFormatter()
@@ -298,8 +300,11 @@ struct ScenarioDecoder {
 
     mutating func duration(_ node: JSONNode, at path: String, _ what: String) -> Duration? {
         guard let text = node.value.stringValue else {
-            let hint = node.value.numberValue.map { "write \"\(JSONValue.number($0).compactText)ms\" or \"\(JSONValue.number($0).compactText)s\"" }
-            report("\(what) must be a duration string such as \"250ms\" or \"60s\"; got \(Self.describe(node.value))", node, path, hint: hint)
+            let hint = node.value.numberValue.map {
+                "write \"\(JSONValue.number($0).compactText)ms\" or \"\(JSONValue.number($0).compactText)s\""
+            }
+            report(
+                "\(what) must be a duration string such as \"250ms\" or \"60s\"; got \(Self.describe(node.value))", node, path, hint: hint)
             return nil
         }
         do {

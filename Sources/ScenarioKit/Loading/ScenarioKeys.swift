@@ -36,7 +36,9 @@ package enum ScenarioKeys {
         "check": ["name", "check"],
     ]
     /// Every key any step takes.
-    package static let allStepKeys = ["name", "do", "with", "parallel", "expect", "group", "start", "as", "await", "advance", "runUntilIdle", "check"]
+    package static let allStepKeys = [
+        "name", "do", "with", "parallel", "expect", "group", "start", "as", "await", "advance", "runUntilIdle", "check",
+    ]
     /// One element of a step's `group`.
     package static let groupMember = ["do", "with", "expect"]
     /// A step's `expect` (an outcome).

@@ -33,7 +33,10 @@ extension JSONValue {
         case .number(let value): out += Self.format(value)
         case .string(let value): Self.writeString(value, to: &out)
         case .array(let elements):
-            guard !elements.isEmpty else { out += "[]"; return }
+            guard !elements.isEmpty else {
+                out += "[]"
+                return
+            }
             out += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { out += "," }
@@ -43,7 +46,10 @@ extension JSONValue {
             newline(&out, indent, level)
             out += "]"
         case .object(let object):
-            guard !object.isEmpty else { out += "{}"; return }
+            guard !object.isEmpty else {
+                out += "{}"
+                return
+            }
             out += "{"
             for (index, member) in object.members.enumerated() {
                 if index > 0 { out += "," }

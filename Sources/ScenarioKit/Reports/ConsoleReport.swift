@@ -87,8 +87,10 @@ public struct ConsoleReport: Sendable {
     /// The closing lines: how many scenarios ran in what wall time, then
     /// `Summary: N passed, N failed, N skipped` (errors count as failed there).
     public func summary(_ run: RunResult) -> String {
-        let passed = run.count(.passed), failed = run.count(.failed)
-        let errors = run.count(.error), skipped = run.count(.skipped)
+        let passed = run.count(.passed)
+        let failed = run.count(.failed)
+        let errors = run.count(.error)
+        let skipped = run.count(.skipped)
         var first = "Ran \(run.scenarios.count) scenario\(run.scenarios.count == 1 ? "" : "s") in \(run.wallTime.reportShortText)"
         if errors > 0 {
             first += " (\(failed) failed, \(errors) error\(errors == 1 ? "" : "s"))"
@@ -105,7 +107,11 @@ public struct ConsoleReport: Sendable {
     }
 
     private enum Style: String {
-        case red = "31", green = "32", yellow = "33", bold = "1", dim = "2"
+        case red = "31"
+        case green = "32"
+        case yellow = "33"
+        case bold = "1"
+        case dim = "2"
     }
 
     private func paint(_ text: String, _ style: Style) -> String {

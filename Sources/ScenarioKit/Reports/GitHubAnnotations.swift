@@ -12,28 +12,31 @@ public enum GitHubAnnotations {
             case .error:
                 let location = scenario.errorLocation
                 let message = ResultText.errorLines(scenario).joined(separator: "\n")
-                lines.append(annotation(
-                    file: location?.file ?? scenario.file, line: location?.line, column: location?.column,
-                    title: "\(scenario.id): error", message: message.isEmpty ? "scenario error" : message
-                ))
+                lines.append(
+                    annotation(
+                        file: location?.file ?? scenario.file, line: location?.line, column: location?.column,
+                        title: "\(scenario.id): error", message: message.isEmpty ? "scenario error" : message
+                    ))
             case .failed:
                 var any = false
                 for step in scenario.steps {
                     for assertion in step.assertions where !assertion.passed {
                         any = true
                         let location = assertion.location ?? step.location
-                        lines.append(annotation(
-                            file: location?.file ?? scenario.file, line: location?.line, column: location?.column,
-                            title: "\(scenario.id): \(assertion.label)",
-                            message: ResultText.assertionLines(assertion).joined(separator: "\n")
-                        ))
+                        lines.append(
+                            annotation(
+                                file: location?.file ?? scenario.file, line: location?.line, column: location?.column,
+                                title: "\(scenario.id): \(assertion.label)",
+                                message: ResultText.assertionLines(assertion).joined(separator: "\n")
+                            ))
                     }
                 }
                 if !any {
-                    lines.append(annotation(
-                        file: scenario.file, line: nil, column: nil, title: "\(scenario.id): failed",
-                        message: ResultText.headline(scenario)
-                    ))
+                    lines.append(
+                        annotation(
+                            file: scenario.file, line: nil, column: nil, title: "\(scenario.id): failed",
+                            message: ResultText.headline(scenario)
+                        ))
                 }
             }
         }

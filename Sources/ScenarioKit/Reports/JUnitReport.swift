@@ -94,8 +94,10 @@ public enum JUnitReport {
         }
         let suite = XMLMarkup(
             "testsuite",
-            [.init("name", classname), .init("tests", "0"), .init("failures", "0"), .init("errors", "0"),
-             .init("skipped", "0"), .init("time", "0.000")],
+            [
+                .init("name", classname), .init("tests", "0"), .init("failures", "0"), .init("errors", "0"),
+                .init("skipped", "0"), .init("time", "0.000"),
+            ],
             children: cases
         )
         return recount(suite)
@@ -111,16 +113,20 @@ public enum JUnitReport {
             children.append(.element(XMLMarkup("skipped", [.init("message", reason)])))
         case .failed:
             let text = ResultText.problemLines(scenario).joined(separator: "\n")
-            children.append(.element(XMLMarkup(
-                "failure", [.init("message", ResultText.headline(scenario)), .init("type", failureType)],
-                children: text.isEmpty ? [] : [.text(text)]
-            )))
+            children.append(
+                .element(
+                    XMLMarkup(
+                        "failure", [.init("message", ResultText.headline(scenario)), .init("type", failureType)],
+                        children: text.isEmpty ? [] : [.text(text)]
+                    )))
         case .error:
             let text = ResultText.problemLines(scenario).joined(separator: "\n")
-            children.append(.element(XMLMarkup(
-                "error", [.init("message", ResultText.headline(scenario)), .init("type", errorType)],
-                children: text.isEmpty ? [] : [.text(text)]
-            )))
+            children.append(
+                .element(
+                    XMLMarkup(
+                        "error", [.init("message", ResultText.headline(scenario)), .init("type", errorType)],
+                        children: text.isEmpty ? [] : [.text(text)]
+                    )))
         }
         if !scenario.transcript.isEmpty {
             children.append(.element(XMLMarkup("system-out", children: [.text(scenario.transcriptText)])))

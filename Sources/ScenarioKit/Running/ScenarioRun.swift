@@ -99,7 +99,10 @@ final class ScenarioRun: @unchecked Sendable {
             let actions = calls.map(start)
             try wait(for: actions, step: step)
             for (offset, action) in actions.enumerated() {
-                assertions.append(check(action.result, against: expects[offset], label: "outcome of \(calls[offset].action)", location: calls[offset].location))
+                assertions.append(
+                    check(
+                        action.result, against: expects[offset], label: "outcome of \(calls[offset].action)",
+                        location: calls[offset].location))
             }
         case .start(let call, let handle):
             handles[handle] = start(call)
@@ -169,7 +172,8 @@ final class ScenarioRun: @unchecked Sendable {
         do {
             try executor.runUntilIdle()
         } catch .busy(let jobs) {
-            throw Abort(message: "the app never became idle (\(jobs) jobs without a pause): a loop that does not wait on the clock or the network?")
+            throw Abort(
+                message: "the app never became idle (\(jobs) jobs without a pause): a loop that does not wait on the clock or the network?")
         } catch .externalWorkTimedOut(let pending) {
             throw Abort(message: "\(pending) request(s) inside URLSession did not come back within 30 s of real time")
         }
@@ -202,7 +206,8 @@ final class ScenarioRun: @unchecked Sendable {
         if !sleeping.isEmpty {
             parts.append("\(sleeping.count) timer(s) on the clock, next: \(sleeping[0])")
         }
-        return parts.isEmpty ? "nothing the engine can see (an action awaiting something outside the scenario?)" : parts.joined(separator: "; ")
+        return parts.isEmpty
+            ? "nothing the engine can see (an action awaiting something outside the scenario?)" : parts.joined(separator: "; ")
     }
 
     // MARK: - Checks
@@ -221,9 +226,13 @@ final class ScenarioRun: @unchecked Sendable {
             let expected: JSONValue = want.stringValue.map { ["code": .string($0)] } ?? want
             return compare(label: label, expected: expected, actual: have, location: location)
         case (_, .value(let have)):
-            return failure(label, "expected the action to fail, but it succeeded", expected: outcomeText(outcome), actual: "value " + have.compactText, location: location)
+            return failure(
+                label, "expected the action to fail, but it succeeded", expected: outcomeText(outcome), actual: "value " + have.compactText,
+                location: location)
         case (_, .error(let have)):
-            return failure(label, "expected the action to succeed, but it failed with \(have["code"]?.stringValue ?? have.compactText)", expected: outcomeText(outcome), actual: "error " + have.compactText, location: location)
+            return failure(
+                label, "expected the action to succeed, but it failed with \(have["code"]?.stringValue ?? have.compactText)",
+                expected: outcomeText(outcome), actual: "error " + have.compactText, location: location)
         }
     }
 
@@ -264,7 +273,11 @@ final class ScenarioRun: @unchecked Sendable {
             let unmatched = log.filter { $0.exchangeID == nil }
             if !unmatched.isEmpty {
                 let lines = unmatched.map { "#\($0.number) \($0.request.method) \($0.request.target)" }
-                assertions.append(failure("unmatched requests", "\(unmatched.count) request(s) matched no exchange; script them or set relax.unmatchedRequests", expected: "none", actual: lines.joined(separator: "\n"), location: scenario.location))
+                assertions.append(
+                    failure(
+                        "unmatched requests",
+                        "\(unmatched.count) request(s) matched no exchange; script them or set relax.unmatchedRequests", expected: "none",
+                        actual: lines.joined(separator: "\n"), location: scenario.location))
             }
         }
         if !scenario.relax.unusedExchanges {
@@ -276,28 +289,44 @@ final class ScenarioRun: @unchecked Sendable {
                 let lines = unused.map { index, exchange in
                     "'\(exchange.id)' served \(counts[index]) of \(exchange.times.map(String.init) ?? "at least 1")"
                 }
-                assertions.append(failure("unused exchanges", "\(unused.count) exchange(s) were not used as scripted; remove them, fix `times`, or mark them optional", expected: "every exchange used", actual: lines.joined(separator: "\n"), location: unused.first?.element.location))
+                assertions.append(
+                    failure(
+                        "unused exchanges",
+                        "\(unused.count) exchange(s) were not used as scripted; remove them, fix `times`, or mark them optional",
+                        expected: "every exchange used", actual: lines.joined(separator: "\n"), location: unused.first?.element.location))
             }
         }
-        record(StepResult(index: scenario.steps.count + 1, label: "expect", location: scenario.expect.location ?? scenario.location, assertions: assertions))
+        record(
+            StepResult(
+                index: scenario.steps.count + 1, label: "expect", location: scenario.expect.location ?? scenario.location,
+                assertions: assertions))
     }
 
-    private func compare(label: String, expected: JSONValue, actual: JSONValue, location: SourceLocation?, exact: Bool = false) -> AssertionResult {
-        let mismatches = exact
-            ? (expected == actual ? [] : JSONMatch.mismatches(expected: expected, actual: actual).nonEmpty(or: JSONMatch.Mismatch(path: "", expected: expected.compactText, actual: actual.compactText)))
+    private func compare(label: String, expected: JSONValue, actual: JSONValue, location: SourceLocation?, exact: Bool = false)
+        -> AssertionResult
+    {
+        let mismatches =
+            exact
+            ? (expected == actual
+                ? []
+                : JSONMatch.mismatches(expected: expected, actual: actual).nonEmpty(
+                    or: JSONMatch.Mismatch(path: "", expected: expected.compactText, actual: actual.compactText)))
             : JSONMatch.mismatches(expected: expected, actual: actual)
         guard !mismatches.isEmpty else { return AssertionResult(label: label, passed: true) }
         let shown = exact ? actual : JSONMatch.project(actual, onto: expected)
         let expectedText = expected.prettyText
         let actualText = shown.prettyText
-        let message = mismatches.prefix(5).map { "\(label)\($0.path): expected \($0.expected), got \($0.actual)" }.joined(separator: "; ")
+        let message =
+            mismatches.prefix(5).map { "\(label)\($0.path): expected \($0.expected), got \($0.actual)" }.joined(separator: "; ")
             + (mismatches.count > 5 ? "; and \(mismatches.count - 5) more" : "")
-        return masked(AssertionResult(
-            label: label, passed: false, message: message, expected: expectedText, actual: actualText,
-            diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location))
+        return masked(
+            AssertionResult(
+                label: label, passed: false, message: message, expected: expectedText, actual: actualText,
+                diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location))
     }
 
-    private func failure(_ label: String, _ message: String, expected: String, actual: String, location: SourceLocation?) -> AssertionResult {
+    private func failure(_ label: String, _ message: String, expected: String, actual: String, location: SourceLocation?) -> AssertionResult
+    {
         masked(AssertionResult(label: label, passed: false, message: message, expected: expected, actual: actual, location: location))
     }
 

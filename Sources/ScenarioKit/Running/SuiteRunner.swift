@@ -173,10 +173,11 @@ public struct SuiteRunner: Sendable {
             wallTime += again.wallTime
             if let difference = nondeterminism(first, again, run: run, location: scenario.location) {
                 first.status = .failed
-                first.steps.append(StepResult(
-                    index: (first.steps.last?.index ?? 0) + 1, label: "repeat ×\(times)",
-                    location: scenario.location, assertions: [difference]
-                ))
+                first.steps.append(
+                    StepResult(
+                        index: (first.steps.last?.index ?? 0) + 1, label: "repeat ×\(times)",
+                        location: scenario.location, assertions: [difference]
+                    ))
                 break
             }
         }
@@ -189,7 +190,8 @@ public struct SuiteRunner: Sendable {
     static func nondeterminism(_ first: ScenarioResult, _ other: ScenarioResult, run: Int, location: SourceLocation?) -> AssertionResult? {
         let statusDiffers = first.status != other.status
         let shared = min(first.transcript.count, other.transcript.count)
-        let line = (0..<shared).first { first.transcript[$0] != other.transcript[$0] }
+        let line =
+            (0..<shared).first { first.transcript[$0] != other.transcript[$0] }
             ?? (first.transcript.count == other.transcript.count ? nil : shared)
         guard statusDiffers || line != nil else { return nil }
         var message = "nondeterministic: run \(run) differed from run 1"

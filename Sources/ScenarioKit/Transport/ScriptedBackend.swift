@@ -56,7 +56,9 @@ public final class ScriptedBackend: @unchecked Sendable {
     }
 
     /// The body unmatched requests get, so the stack can go on while the scenario fails.
-    static let unmatchedBody = Data(#"{"success":false,"error_code":"NOT_FOUND","errors":[{"field":"scenario","message":"no scripted exchange matches this request"}]}"#.utf8)
+    static let unmatchedBody = Data(
+        #"{"success":false,"error_code":"NOT_FOUND","errors":[{"field":"scenario","message":"no scripted exchange matches this request"}]}"#
+            .utf8)
 
     /// Takes a request and answers it through `respond`, now or later.
     func handle(_ request: HTTPRequest, respond: @escaping Respond) {
@@ -69,7 +71,8 @@ public final class ScriptedBackend: @unchecked Sendable {
             guard let index else {
                 transcript.append("[\(clock.now)] #\(number) ✗ no exchange matches; answered 404")
                 if firstUnmatchedLine == nil { firstUnmatchedLine = transcript.count }
-                let response = HTTPResponse(status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
+                let response = HTTPResponse(
+                    status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
                 toSend.append((.response(response), number, respond, .zero))
                 return
             }

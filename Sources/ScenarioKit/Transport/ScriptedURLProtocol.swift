@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The URLSession way in: a `URLProtocol` that hands requests to a run's ``ScriptedBackend``.
@@ -53,7 +53,8 @@ public final class ScriptedURLProtocol: URLProtocol {
             case .success(let response):
                 var fields: [String: String] = [:]
                 for field in response.headers { fields[field.name] = field.value }
-                guard let http = HTTPURLResponse(url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1", headerFields: fields) else {
+                guard let http = HTTPURLResponse(url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1", headerFields: fields)
+                else {
                     client?.urlProtocol(loader, didFailWithError: URLError(.badServerResponse))
                     return
                 }

@@ -82,7 +82,8 @@ public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
         case .accountInactive: "account inactive"
         case .accountDeleted: "account deleted"
         case .validationFailed(let errors):
-            "validation failed: " + errors.map { ($0.field.map { "\($0): " } ?? "") + $0.message }
+            "validation failed: "
+                + errors.map { ($0.field.map { "\($0): " } ?? "") + $0.message }
                 .joined(separator: "; ")
         case .notFound: "not found"
         case .badRequest(let message): "bad request: \(message)"

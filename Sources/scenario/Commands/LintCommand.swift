@@ -29,11 +29,14 @@ struct LintCommand: Command {
             switch entry.loaded {
             case .failure(let failure):
                 brokenFiles += 1
-                problems += failure.issues.isEmpty ? ["\(entry.path):1:1: error: could not load the file"] : failure.issues.map(\.description)
+                problems +=
+                    failure.issues.isEmpty ? ["\(entry.path):1:1: error: could not load the file"] : failure.issues.map(\.description)
             case .success(let scenario):
                 if let other = firstByName[scenario.name] {
                     brokenFiles += 1
-                    problems.append("\(scenario.location): error: the name '\(scenario.name)' is also used by \(other.file); names must be unique in a run")
+                    problems.append(
+                        "\(scenario.location): error: the name '\(scenario.name)' is also used by \(other.file); names must be unique in a run"
+                    )
                 } else {
                     firstByName[scenario.name] = scenario
                 }
@@ -45,7 +48,9 @@ struct LintCommand: Command {
             context.console.out("Checked \(files): no problems\n")
             return .success
         }
-        context.console.out("Checked \(files): \(problems.count) problem\(problems.count == 1 ? "" : "s") in \(brokenFiles) file\(brokenFiles == 1 ? "" : "s")\n")
+        context.console.out(
+            "Checked \(files): \(problems.count) problem\(problems.count == 1 ? "" : "s") in \(brokenFiles) file\(brokenFiles == 1 ? "" : "s")\n"
+        )
         return .fileProblem
     }
 }

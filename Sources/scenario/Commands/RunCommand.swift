@@ -61,8 +61,9 @@ struct RunCommand: Command {
         var shard: ScenarioSelection.Shard?
         if let text = arguments.value("--shard") {
             guard let parsed = ScenarioSelection.Shard(parsing: text) else {
-                throw .invalidValue(option: "--shard", value: text, command: Self.name,
-                                    reason: "expected I/N with 1 <= I <= N, such as 2/3")
+                throw .invalidValue(
+                    option: "--shard", value: text, command: Self.name,
+                    reason: "expected I/N with 1 <= I <= N, such as 2/3")
             }
             shard = parsed
         }

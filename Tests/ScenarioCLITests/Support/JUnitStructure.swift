@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScenarioKit
 
 /// Checks a JUnit report's structure without a schema: every count adds up, test case names

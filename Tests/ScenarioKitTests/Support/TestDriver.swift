@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+
 @testable import ScenarioKit
 
 /// A small stack for engine tests: it sends requests, sleeps on the clock, counts, and keeps
@@ -92,17 +93,22 @@ enum Build {
         latency: Duration = .zero, release: ReleaseCondition? = nil, after: [String] = [],
         headers: HTTPFields = [:], fault: TransportError.Code? = nil, optional: Bool = false
     ) -> Exchange {
-        let reply: Reply = fault.map(Reply.fault) ?? .response(HTTPResponse(
-            status: HTTPStatus(code: status), headers: headers, body: json?.data ?? Data()))
-        return Exchange(id: id, request: RequestMatcher(method: .get, path: .exact(path)), reply: reply, times: times,
-                        after: after, latency: latency, release: release, optional: optional, location: here)
+        let reply: Reply =
+            fault.map(Reply.fault)
+            ?? .response(
+                HTTPResponse(
+                    status: HTTPStatus(code: status), headers: headers, body: json?.data ?? Data()))
+        return Exchange(
+            id: id, request: RequestMatcher(method: .get, path: .exact(path)), reply: reply, times: times,
+            after: after, latency: latency, release: release, optional: optional, location: here)
     }
 
     static func scenario(
         exchanges: [Exchange] = [], steps: [Step], expect: Expectations = Expectations(),
         relax: Relaxations = Relaxations(), timeLimit: Duration = Scenario.defaultTimeLimit, given: JSONValue = .object([:])
     ) -> Scenario {
-        Scenario(id: "test", name: "test", description: "engine test", file: "test.json", location: here, given: given,
-                 exchanges: exchanges, steps: steps, expect: expect, relax: relax, timeLimit: timeLimit)
+        Scenario(
+            id: "test", name: "test", description: "engine test", file: "test.json", location: here, given: given,
+            exchanges: exchanges, steps: steps, expect: expect, relax: relax, timeLimit: timeLimit)
     }
 }

@@ -74,9 +74,11 @@ actor FakeTransport: HTTPTransport {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         requests.append(request)
-        guard let index = routes.firstIndex(where: { route in
-            route.method == request.method && route.path == request.path && (route.remaining ?? 1) > 0
-        }) else {
+        guard
+            let index = routes.firstIndex(where: { route in
+                route.method == request.method && route.path == request.path && (route.remaining ?? 1) > 0
+            })
+        else {
             throw TransportError(.other, detail: "unscripted \(request.method) \(request.path)")
         }
         routes[index].remaining = routes[index].remaining.map { $0 - 1 }

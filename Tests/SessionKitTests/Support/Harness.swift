@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+
 @testable import SessionKit
 
 /// A stack wired to a fake transport, a manual clock and in-memory stores.
