@@ -25,6 +25,7 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Creates a list from fields, keeping their order.
     public init(_ fields: [Field]) { self.fields = fields }
 
+    /// Creates a list from name–value pairs, keeping their order.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
@@ -60,12 +61,15 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
 
+    /// Iterates over the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
+    /// Whether both lists hold the same fields in the same order, ignoring the case of names.
     public static func == (lhs: HTTPFields, rhs: HTTPFields) -> Bool {
         lhs.normalized == rhs.normalized
     }
 
+    /// Hashes the fields with their names lower-cased, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(normalized) }
 
     private var normalized: [Field] {

@@ -8,6 +8,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Creates a method from its token; the token is upper-cased.
     public init(rawValue: String) { self.rawValue = rawValue.uppercased() }
 
+    /// The method token, such as `GET`.
     public var description: String { rawValue }
 
     /// `GET`

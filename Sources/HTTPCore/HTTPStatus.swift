@@ -37,10 +37,12 @@ public struct HTTPStatus: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// The standard reason phrase, or an empty string for codes without one here.
     public var reasonPhrase: String { Self.reasonPhrases[code] ?? "" }
 
+    /// The status as "429 Too Many Requests", or just the code when it has no reason phrase here.
     public var description: String {
         reasonPhrase.isEmpty ? "\(code)" : "\(code) \(reasonPhrase)"
     }
 
+    /// Orders statuses by code.
     public static func < (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool { lhs.code < rhs.code }
 
     /// 200

@@ -29,6 +29,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         self.detail = detail
     }
 
+    /// The error as "transport error: timedOut", with the detail in parentheses if any.
     public var description: String {
         detail.isEmpty ? "transport error: \(code.rawValue)" : "transport error: \(code.rawValue) (\(detail))"
     }

@@ -15,6 +15,7 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
     }
 
+    /// Sends the request through the session and returns its response, headers sorted by name.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let urlRequest = try makeURLRequest(request)
         let data: Data

@@ -12,6 +12,7 @@ public enum JSONMatch {
         /// The actual value there, rendered (`absent` when missing).
         public var actual: String
 
+        /// The mismatch as "path: expected X, got Y", with `(value)` for the compared value itself.
         public var description: String {
             "\(path.isEmpty ? "(value)" : path): expected \(expected), got \(actual)"
         }

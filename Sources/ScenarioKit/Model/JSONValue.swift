@@ -83,6 +83,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         for (key, value) in members { self[key] = value }
     }
 
+    /// Creates an object from the written members, in order; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements)
     }
@@ -108,15 +109,18 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Whether the object has no members.
     public var isEmpty: Bool { members.isEmpty }
 
+    /// Iterates over the members in order.
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> {
         members.makeIterator()
     }
 
+    /// Whether both objects have the same members, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
     }
 
+    /// Hashes the members sorted by key, so order does not matter, as for `==`.
     public func hash(into hasher: inout Hasher) {
         for (key, value) in members.sorted(by: { $0.key < $1.key }) {
             hasher.combine(key)
@@ -128,12 +132,19 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
 {
+    /// A `.string`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A `.number`.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A `.number`.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// A `.bool`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An `.array`, in order.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An `.object`, in written order; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+    /// `.null`.
     public init(nilLiteral: ()) { self = .null }
 }
 

@@ -14,6 +14,7 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     /// Creates an executor with an empty queue.
     public init() {}
 
+    /// Appends the job to the queue, to run in turn on the runner's thread.
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         condition.lock()

@@ -14,9 +14,13 @@ public final class VirtualClock: Clock, @unchecked Sendable {
         /// Creates an instant at an offset from the start.
         public init(offset: Duration) { self.offset = offset }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The duration from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Orders instants by offset.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        /// The offset as seconds with millisecond precision, such as `15.250s`.
         public var description: String { Self.format(offset) }
 
         /// Seconds with millisecond precision, such as `15.250s`.

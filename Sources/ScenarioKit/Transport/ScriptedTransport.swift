@@ -7,6 +7,7 @@ public struct ScriptedTransport: HTTPTransport {
     /// Creates a transport for one run's backend.
     public init(backend: ScriptedBackend) { self.backend = backend }
 
+    /// Hands the request to the backend and returns its answer when it gives one.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
             backend.handle(request) { result in

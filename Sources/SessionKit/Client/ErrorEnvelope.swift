@@ -40,6 +40,7 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     /// Wraps a code.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// The code as the server spelled it, such as `TOKEN_EXPIRED`.
     public var description: String { rawValue }
 
     /// The access token is not valid and cannot be refreshed.

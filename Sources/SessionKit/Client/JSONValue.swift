@@ -33,6 +33,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return (try? encoder.encode(self)) ?? Data("null".utf8)
     }
 
+    /// Decodes any JSON value, trying null, boolean, number, string, array and object in that order.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -50,6 +51,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as the JSON value of the same case.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -120,14 +122,21 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
+    /// A `.string`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A `.bool`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A `.number`.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A `.number`.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// An `.array`, in order.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An `.object`; of duplicate keys, the last wins.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         // Later duplicates win, as most JSON parsers do.
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
+    /// `.null`.
     public init(nilLiteral: ()) { self = .null }
 }

@@ -7,6 +7,7 @@ public actor ManualConnectivity: ConnectivitySource {
         self.online = online
     }
 
+    /// The state last set.
     public func isOnline() -> Bool { online }
 
     /// Changes the state.

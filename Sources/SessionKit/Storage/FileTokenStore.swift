@@ -12,9 +12,12 @@ public actor FileTokenStore: TokenStore {
         file = JSONFile(url: url)
     }
 
+    /// The tokens in the file, or `nil` when it is missing or unreadable.
     public func load() -> SessionTokens? { file.read() }
 
+    /// Writes the tokens to the file, replacing it atomically.
     public func save(_ tokens: SessionTokens) throws { try file.write(tokens) }
 
+    /// Deletes the file; a missing file is not an error.
     public func clear() throws { try file.remove() }
 }

@@ -7,9 +7,12 @@ public actor InMemoryTokenStore: TokenStore {
         self.tokens = tokens
     }
 
+    /// The tokens held in memory, or `nil`.
     public func load() -> SessionTokens? { tokens }
 
+    /// Replaces the tokens held in memory.
     public func save(_ tokens: SessionTokens) { self.tokens = tokens }
 
+    /// Forgets the tokens.
     public func clear() { tokens = nil }
 }

@@ -20,6 +20,7 @@
             self.account = account
         }
 
+        /// The tokens in the keychain item, or `nil` when it is missing or unreadable.
         public func load() async -> SessionTokens? {
             var query = baseQuery
             query[kSecReturnData as String] = true
@@ -31,6 +32,7 @@
             return try? JSONDecoder().decode(SessionTokens.self, from: data)
         }
 
+        /// Updates the keychain item with the tokens, adding it if absent.
         public func save(_ tokens: SessionTokens) async throws {
             let data = try JSONEncoder().encode(tokens)
             let attributes: [String: Any] = [
@@ -47,6 +49,7 @@
             guard addStatus == errSecSuccess else { throw KeychainError(status: addStatus) }
         }
 
+        /// Deletes the keychain item; a missing item is not an error.
         public func clear() async throws {
             let status = SecItemDelete(baseQuery as CFDictionary)
             guard status == errSecSuccess || status == errSecItemNotFound else {

@@ -49,7 +49,7 @@ actor FakeTransport: HTTPTransport {
         didSet {
             let ready = requestWatchers.filter { requests.count >= $0.count }
             requestWatchers.removeAll { requests.count >= $0.count }
-            ready.forEach { $0.continuation.resume() }
+            for watcher in ready { watcher.continuation.resume() }
         }
     }
 
@@ -89,7 +89,7 @@ actor FakeTransport: HTTPTransport {
                 let held = routes[index].held
                 routes[index].held = []
                 routes[index].holdUntilPending = nil
-                held.forEach { $0.resume() }
+                for continuation in held { continuation.resume() }
             } else {
                 await withCheckedContinuation { routes[index].held.append($0) }
             }
@@ -106,7 +106,7 @@ actor FakeTransport: HTTPTransport {
             let held = routes[index].held
             routes[index].held = []
             routes[index].holdUntilPending = nil
-            held.forEach { $0.resume() }
+            for continuation in held { continuation.resume() }
         }
     }
 

@@ -49,7 +49,7 @@ final class ManualClock: Clock, @unchecked Sendable {
                     return (nil, takeSatisfiedWatchers())
                 }
                 if let outcome { continuation.resume(with: outcome) }
-                ready.forEach { $0.continuation.resume() }
+                for watcher in ready { watcher.continuation.resume() }
             }
         } onCancel: {
             let cancelled = lock.withLock { () -> Sleeper? in
@@ -69,7 +69,7 @@ final class ManualClock: Clock, @unchecked Sendable {
             sleepers.removeAll { $0.deadline <= current }
             return due
         }
-        due.forEach { $0.continuation.resume() }
+        for sleeper in due { sleeper.continuation.resume() }
     }
 
     /// Suspends until at least `count` tasks sleep on this clock.
