@@ -99,24 +99,13 @@ package struct XMLMarkup: Sendable, Hashable {
     }
 
     /// Escapes character data: `&`, `<`, `>`, and drops characters XML 1.0 forbids.
-    package static func escapeText(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars where isAllowed(scalar) {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    package static func escapeText(_ text: String) -> String { escape(text, inAttribute: false) }
 
     /// Escapes an attribute value: also quotes, and line breaks and tabs as character
     /// references so that attribute normalisation does not turn them into spaces.
-    package static func escapeAttribute(_ text: String) -> String {
+    package static func escapeAttribute(_ text: String) -> String { escape(text, inAttribute: true) }
+
+    private static func escape(_ text: String, inAttribute: Bool) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars where isAllowed(scalar) {
@@ -124,11 +113,11 @@ package struct XMLMarkup: Sendable, Hashable {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
             case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
+            case "\"" where inAttribute: out += "&quot;"
+            case "'" where inAttribute: out += "&apos;"
+            case "\n" where inAttribute: out += "&#10;"
+            case "\t" where inAttribute: out += "&#9;"
             default: out.unicodeScalars.append(scalar)
             }
         }
