@@ -69,7 +69,7 @@ import Testing
         let failure = try #require(result.failures.first)
         #expect(
             failure.message
-                == "request #3 does not fit log entry 3: header Authorization is 'Bearer ‹redacted›', expected 'Bearer ‹redacted›'")
+                == "request #3 does not fit log entry 3: header Authorization is 'Bearer ‹redacted#3›', expected 'Bearer ‹redacted#1›'")
         let everything =
             [failure.message, failure.expected ?? "", failure.actual ?? "", failure.diff ?? ""].joined() + result.transcriptText
         for secret in ["acc-old-5", "acc-new-5", "ref-old-5", "ref-new-5"] {

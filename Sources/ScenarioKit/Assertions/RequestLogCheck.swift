@@ -16,7 +16,7 @@ struct RequestLogCheck {
                     ? AssertionResult(label: "requests.total", passed: true)
                     : AssertionResult(
                         label: "requests.total", passed: false, message: "expected \(total) request(s), the stack sent \(log.count)",
-                        expected: "\(total)", actual: "\(log.count)\n" + summary(), location: location))
+                        expected: "\(total)", actual: "\(log.count)\n" + shaped(like: []), location: location))
         }
         for (exchange, count) in expect.counts {
             let actual = log.count { ($0.exchangeID ?? Self.unmatched) == exchange }
@@ -34,34 +34,76 @@ struct RequestLogCheck {
 
     private func checkLog(_ patterns: [RequestLogPattern], location: SourceLocation?) -> AssertionResult {
         let expected = patterns.map(describe).joined(separator: "\n")
+        let fail = { (message: String, at: SourceLocation?) in
+            failure(message, expected, at ?? location, patterns: patterns)
+        }
         var position = 0
         for (number, pattern) in patterns.enumerated() {
             for copy in 0..<pattern.count {
                 guard position < log.count else {
-                    return failure(
-                        "the log ends after \(log.count) request(s); entry \(number + 1) expects more", expected,
-                        pattern.location ?? location)
+                    return fail("the log ends after \(log.count) request(s); entry \(number + 1) expects more", pattern.location)
                 }
                 if let why = mismatch(pattern, log[position]) {
                     let which = pattern.count > 1 ? " (copy \(copy + 1) of \(pattern.count))" : ""
-                    return failure(
-                        "request #\(position + 1) does not fit log entry \(number + 1)\(which): \(why)", expected,
-                        pattern.location ?? location)
+                    return fail("request #\(position + 1) does not fit log entry \(number + 1)\(which): \(why)", pattern.location)
                 }
                 position += 1
             }
         }
         guard position == log.count else {
-            return failure("the log has \(log.count - position) request(s) more than the \(position) expected", expected, location)
+            return fail("the log has \(log.count - position) request(s) more than the \(position) expected", nil)
         }
         return AssertionResult(label: "requests.log", passed: true)
     }
 
-    private func failure(_ message: String, _ expected: String, _ location: SourceLocation?) -> AssertionResult {
-        let actual = summary()
+    private func failure(_ message: String, _ expected: String, _ location: SourceLocation?, patterns: [RequestLogPattern])
+        -> AssertionResult
+    {
+        let actual = shaped(like: patterns)
         return AssertionResult(
             label: "requests.log", passed: false, message: message, expected: expected, actual: actual,
             diff: TextDiff.lines(expected: expected, actual: actual), location: location)
+    }
+
+    /// The log described with the same fields the patterns ask about, run by run, so the
+    /// diff against the expected entries shows only real differences.
+    private func shaped(like patterns: [RequestLogPattern]) -> String {
+        var lines: [String] = []
+        var position = 0
+        for pattern in patterns {
+            for _ in 0..<pattern.count where position < log.count {
+                lines.append(describe(log[position], like: pattern))
+                position += 1
+            }
+        }
+        let rest = RequestLogPattern(exchange: "", method: "", path: "")
+        while position < log.count {
+            lines.append(describe(log[position], like: rest))
+            position += 1
+        }
+        return Self.collapse(lines)
+    }
+
+    /// One request, naming the fields `pattern` names, in the order ``describe(_:)`` uses.
+    private func describe(_ entry: ScriptedBackend.LoggedRequest, like pattern: RequestLogPattern) -> String {
+        var parts: [String] = []
+        if pattern.method != nil { parts.append("\(entry.request.method)") }
+        if pattern.path != nil { parts.append(entry.request.path) }
+        if pattern.exchange != nil { parts.append("via \(entry.exchangeID ?? Self.unmatched)") }
+        for (name, _) in pattern.headers { parts.append("\(name): \(entry.request.headers[name] ?? "absent")") }
+        if let json = pattern.json {
+            parts.append(JSONMatch.project(entry.request.body.flatMap(JSONValue.parse), onto: json).compactText)
+        }
+        return parts.isEmpty ? "any request" : parts.joined(separator: " ")
+    }
+
+    /// Consecutive equal lines as `N × line`.
+    private static func collapse(_ lines: [String]) -> String {
+        var runs: [(String, Int)] = []
+        for line in lines {
+            if let last = runs.last, last.0 == line { runs[runs.count - 1].1 += 1 } else { runs.append((line, 1)) }
+        }
+        return runs.map { $0.1 > 1 ? "\($0.1) × \($0.0)" : $0.0 }.joined(separator: "\n")
     }
 
     private func mismatch(_ pattern: RequestLogPattern, _ entry: ScriptedBackend.LoggedRequest) -> String? {
@@ -81,16 +123,6 @@ struct RequestLogCheck {
             if let first = problems.first { return "body\(first)" }
         }
         return nil
-    }
-
-    /// One line per run of consecutive requests with the same method, path and exchange.
-    private func summary() -> String {
-        var lines: [(String, Int)] = []
-        for entry in log {
-            let line = "\(entry.request.method) \(entry.request.target) via \(entry.exchangeID ?? Self.unmatched)"
-            if let last = lines.last, last.0 == line { lines[lines.count - 1].1 += 1 } else { lines.append((line, 1)) }
-        }
-        return lines.map { $0.1 > 1 ? "\($0.1) × \($0.0)" : $0.0 }.joined(separator: "\n")
     }
 
     private func describe(_ pattern: RequestLogPattern) -> String {

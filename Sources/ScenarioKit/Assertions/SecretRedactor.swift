@@ -3,8 +3,9 @@ import Foundation
 /// Masks secrets in everything a run reports: tokens, passwords, cookies and codes that the
 /// scenario mentions, and any credential in an `Authorization`, `Cookie` or `Set-Cookie` field.
 public struct SecretRedactor: Sendable {
-    /// What a masked secret reads as.
-    public static let mask = "‹redacted›"
+    /// What the `number`th distinct secret reads as once masked: `‹redacted#2›`. Numbers let a
+    /// diff show that two tokens differ without showing either.
+    public static func mask(_ number: Int) -> String { "‹redacted#\(number)›" }
 
     /// Member names whose string values are secrets (compared without case, `_` and `-`).
     static let secretKeys: Set<String> = [
@@ -12,13 +13,19 @@ public struct SecretRedactor: Sendable {
         "clientsecret", "apikey", "code", "otp", "cookie", "setcookie", "authorization", "sessionid",
     ]
 
-    private let secrets: [String]
+    /// Each secret with its mask, longest first, so a secret that contains another is masked whole.
+    private let masks: [(secret: String, mask: String)]
     private let enabled: Bool
 
-    /// Creates a redactor for these secret values; `enabled: false` leaves text as it is.
+    /// Creates a redactor for these secret values, numbered in the order given (repeats keep
+    /// their first number); `enabled: false` leaves text as it is.
     public init(secrets: some Sequence<String>, enabled: Bool = true) {
-        // Longest first, so a secret that contains another is masked whole.
-        self.secrets = Set(secrets.filter { !$0.isEmpty }).sorted { ($0.count, $0) > ($1.count, $1) }
+        var numbered: [(secret: String, mask: String)] = []
+        var seen: Set<String> = []
+        for secret in secrets where !secret.isEmpty && seen.insert(secret).inserted {
+            numbered.append((secret, Self.mask(numbered.count + 1)))
+        }
+        self.masks = numbered.sorted { ($0.secret.count, $0.secret) > ($1.secret.count, $1.secret) }
         self.enabled = enabled
     }
 
@@ -52,16 +59,16 @@ public struct SecretRedactor: Sendable {
         return found.filter { $0.count >= 2 }
     }
 
-    /// The text with every secret replaced by ``mask``. A secret is replaced only where it
+    /// The text with every secret replaced by its ``mask(_:)``. A secret is replaced only where it
     /// stands alone (not inside a longer word), so short tokens such as `A1` do not eat text.
     public func redact(_ text: String) -> String {
-        guard enabled, !secrets.isEmpty else { return text }
+        guard enabled, !masks.isEmpty else { return text }
         var result = text
-        for secret in secrets { result = Self.replaceStandalone(secret, in: result) }
+        for (secret, mask) in masks { result = Self.replaceStandalone(secret, with: mask, in: result) }
         return result
     }
 
-    private static func replaceStandalone(_ secret: String, in text: String) -> String {
+    private static func replaceStandalone(_ secret: String, with mask: String, in text: String) -> String {
         guard text.contains(secret) else { return text }
         var out = ""
         var rest = text[...]
