@@ -27,6 +27,8 @@ public struct SessionEnvironment: Sendable {
 
     /// The default wait between two health checks.
     public static let defaultHealthPollInterval: Duration = .seconds(15)
+    /// The shortest health poll interval; shorter ones given to the initializer are raised to it.
+    public static let minimumHealthPollInterval: Duration = .seconds(1)
     /// The default password-reset cooldown.
     public static let defaultResetCooldown: Duration = .seconds(60)
     /// The default resend countdown, in seconds.
@@ -53,7 +55,8 @@ public struct SessionEnvironment: Sendable {
         self.sessionStore = sessionStore
         self.connectivity = connectivity
         self.taskExecutor = taskExecutor
-        self.healthPollInterval = healthPollInterval
+        // Polling faster than this only loads the server; at zero it never lets time pass.
+        self.healthPollInterval = max(healthPollInterval, Self.minimumHealthPollInterval)
         self.resetCooldown = resetCooldown
         self.verificationCountdown = verificationCountdown
     }

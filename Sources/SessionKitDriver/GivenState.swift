@@ -50,8 +50,9 @@ struct GivenState {
 
     private static func duration(_ value: ScenarioKit.JSONValue?, _ name: String) throws -> Duration? {
         guard let value else { return nil }
-        guard let text = value.stringValue, let duration = try? DurationParser.parse(text) else {
-            throw Problem(description: "given.config.\(name) must be a duration such as \"15s\"")
+        // Zero would let a polling loop spin without time passing.
+        guard let text = value.stringValue, let duration = try? DurationParser.parse(text), duration > .zero else {
+            throw Problem(description: "given.config.\(name) must be a duration above zero, such as \"15s\"")
         }
         return duration
     }

@@ -24,6 +24,14 @@ public actor AlertCenter {
         presented.isEmpty ? nil : presented.removeFirst()
     }
 
+    /// Dismisses the oldest presented alert equal to `alert`; `false` when none is showing.
+    @discardableResult
+    public func dismiss(_ alert: SessionAlert) -> Bool {
+        guard let index = presented.firstIndex(of: alert) else { return false }
+        presented.remove(at: index)
+        return true
+    }
+
     /// Forgets everything (tests).
     public func reset() {
         history = []

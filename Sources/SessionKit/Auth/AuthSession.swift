@@ -76,6 +76,7 @@ public actor AuthSession {
             transition(to: .unauthenticated)
             return
         }
+        let session = generation
         let outcome: Result<SessionUser, APIError>
         do {
             let response = try await client.send(.currentUser)
@@ -86,16 +87,16 @@ public actor AuthSession {
 
         switch StartupDecision.decide(outcome) {
         case .authenticate(let user):
-            let session = generation
-            await remember(user)
+            guard await remember(user, forSession: session) else { return }
             // The blocked-id cache lives in memory only: a restored session needs it as much
             // as a fresh sign-in does. Best effort, unless its answer ended the session.
             try? await blocking.reload()
             guard generation == session else { return }
             transition(to: .authenticated)
         case .endSession(let reason):
-            // The client may have ended it already (a fatal 401, a block); ending is idempotent.
-            await endSession(reason)
+            // The client has ended it already when its answer did (a fatal 401, a block);
+            // only an unusable user in a 200 is left for the launch to end.
+            await endSession(reason, ifSession: session)
         case .showLogin:
             transition(to: .unauthenticated)
         case .expire:
@@ -152,7 +153,7 @@ public actor AuthSession {
         let session = generation
         let refresh = data["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         try await client.install(SessionTokens(accessToken: access, refreshToken: refresh))
-        await remember(user)
+        await remember(user, forSession: session)
 
         // The cache is a nicety: failing to load it must not fail the sign-in, unless the
         // answer ended the session (a block 403 on this very call).
@@ -184,6 +185,15 @@ public actor AuthSession {
         await wipe()
     }
 
+    /// Identifies the current session: answers to requests of an earlier one must not touch it.
+    var currentSession: Int { generation }
+
+    /// Ends the session for `reason`, unless the session a request was sent in is over already.
+    func endSession(_ reason: SessionEndReason, ifSession session: Int) async {
+        guard session == generation else { return }
+        await endSession(reason)
+    }
+
     /// Ends the session for a reason the client or the launch check found.
     func endSession(_ reason: SessionEndReason) async {
         if reason == .blocked, blockGuard.forbiddenReceived() == .ignore {
@@ -211,10 +221,15 @@ public actor AuthSession {
         startupMessage = nil
     }
 
-    func remember(_ user: SessionUser) async {
+    /// Caches the user loaded in `session`; returns `false`, caching nothing, when that session
+    /// has ended meanwhile (a late answer must not refill a wiped store).
+    @discardableResult
+    func remember(_ user: SessionUser, forSession session: Int) async -> Bool {
+        guard session == generation else { return false }
         // The cache only spares a round trip on the next launch; failing to write it is harmless.
         try? await sessionStore.setUser(user)
         try? await sessionStore.setSyncMarker(now().formatted(.iso8601), forScope: Self.userSyncScope)
+        return true
     }
 
     private func transition(to next: AuthState) {

@@ -24,9 +24,7 @@ public actor BlockingService {
 
     /// Replaces the cache with the server's list (`GET /users/me/blocked`).
     public func reload() async throws(APIError) {
-        let started = epoch
-        let ids = try await fetchBlocked()
-        if epoch == started { blocked = Set(ids) }
+        try await listBlocked()
     }
 
     /// The server's list of blocked ids, in the server's order; also refreshes the cache.

@@ -149,6 +149,9 @@ public actor APIClient {
     /// or one that already finished.
     private func refreshedToken(after sentToken: String, epoch: UInt64) async throws(APIError) -> String {
         let current = await tokenStore.load()
+        // The session this request belonged to is over (a block, a logout, a new sign-in):
+        // neither its tokens nor a newer session's may be used to repeat it.
+        guard epoch == sessionEpoch else { throw .sessionExpired }
         // No suspension between reading the decision and acting on it: the actor keeps the
         // coalescer consistent for every caller.
         switch coalescer.unauthorized(sentToken: sentToken, currentToken: current?.accessToken) {
@@ -162,7 +165,7 @@ public actor APIClient {
             }
             return try result.get()
         case .startRefresh:
-            let result = await performRefresh(refreshToken: current?.refreshToken)
+            let result = await performRefresh(refreshToken: current?.refreshToken, epoch: epoch)
             if case .failure = result {
                 // End the session before waking the others, so that none of them can observe
                 // the dead tokens and start over.
@@ -175,7 +178,7 @@ public actor APIClient {
         }
     }
 
-    private func performRefresh(refreshToken: String?) async -> Result<String, APIError> {
+    private func performRefresh(refreshToken: String?, epoch: UInt64) async -> Result<String, APIError> {
         guard let refreshToken, !refreshToken.isEmpty else { return .failure(.sessionExpired) }
         let response: HTTPResponse
         do {
@@ -183,6 +186,8 @@ public actor APIClient {
         } catch {
             return .failure(.sessionExpired)
         }
+        // Ended while the refresh was away: saving now would bring a wiped session back.
+        guard epoch == sessionEpoch else { return .failure(.sessionExpired) }
         guard case .success(let body) = interpreter.interpret(response, authenticated: false),
             let data = body?["data"],
             let access = data["access_token"]?.stringValue, !access.isEmpty

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The backend's error envelope, read leniently.
 ///
 /// `{"success": false, "error_code": "...", "errors": [{"field": "...", "message": "..."}]}`,
@@ -13,6 +15,13 @@ public struct ErrorEnvelope: Sendable, Hashable {
     public init(errorCode: ErrorCode? = nil, errors: [FieldError] = []) {
         self.errorCode = errorCode
         self.errors = errors
+        self.firstMessage = Self.nonBlank(errors.first?.message)
+    }
+
+    /// A blank message is no message: callers fall back to their own text.
+    private static func nonBlank(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return text
     }
 
     /// Reads an envelope out of a decoded body; `nil` (no body) gives an empty envelope.
@@ -26,10 +35,12 @@ public struct ErrorEnvelope: Sendable, Hashable {
                 return FieldError(field: entry["field"]?.stringValue, message: message)
             }
         )
+        // The contract's message is `errors[0].message`, even when a later entry has one.
+        firstMessage = Self.nonBlank(entries.first?["message"]?.stringValue)
     }
 
     /// The first error message, the one a UI shows.
-    public var firstMessage: String? { errors.first?.message }
+    public private(set) var firstMessage: String?
 }
 
 /// A backend `error_code`; unknown codes are kept as they came.

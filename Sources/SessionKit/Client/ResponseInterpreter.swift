@@ -37,11 +37,10 @@ public struct ResponseInterpreter: Sendable {
 
     /// Interprets a response to a call that did (`authenticated`) or did not carry a token.
     public func interpret(_ response: HTTPResponse, authenticated: Bool) -> Verdict {
-        // The body is read only after the status has been classified, and leniently: an
-        // empty, non-JSON or oddly shaped body just means "no details".
-        let body = JSONValue.decode(response.body)
-        if response.status.kind == .successful { return .success(body) }
-        let envelope = ErrorEnvelope(body: body)
+        // The status decides; the body is read after it, and leniently: an empty, non-JSON or
+        // oddly shaped body just means "no details".
+        guard response.status.kind != .successful else { return .success(JSONValue.decode(response.body)) }
+        let envelope = ErrorEnvelope(body: JSONValue.decode(response.body))
 
         switch response.status {
         case .unauthorized:

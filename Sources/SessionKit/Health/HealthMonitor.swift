@@ -7,6 +7,8 @@ public actor HealthMonitor {
     private let interval: Duration
     private let effects: BackgroundEffects
     private var pollTask: Task<Void, Never>?
+    /// Checks started so far; a check's result counts only if no newer one has started.
+    private var checksStarted = 0
 
     /// The latest known status.
     public private(set) var status: HealthStatus = .unknown
@@ -32,22 +34,29 @@ public actor HealthMonitor {
     /// (503, another status, no answer) is down.
     @discardableResult
     public func check() async -> HealthStatus {
+        checksStarted += 1
+        let ticket = checksStarted
         let next: HealthStatus
         if await connectivity.isOnline() {
             do {
                 _ = try await client.send(.health)
                 next = .healthy
+            } catch .transport(.cancelled) {
+                // Cancelled (polling stopped), not an answer: the server's health is unknown.
+                return status
             } catch {
                 next = .serverDown
             }
         } else {
             next = .offline
         }
+        // Overlapping checks (polling and a foreground burst) may finish out of order: only
+        // the newest one speaks for now.
+        guard ticket == checksStarted else { return status }
         status = next
         return next
     }
 
-    /// Starts checking every polling interval; does nothing if already polling.
     public func startPolling() {
         guard pollTask == nil else { return }
         let clock = clock

@@ -20,17 +20,19 @@ public actor UserSession {
     ///   session) when the answer says the account is unusable.
     @discardableResult
     public func loadUser() async throws(APIError) -> SessionUser {
+        let session = await auth.currentSession
         let response = try await client.send(.currentUser)
-        return try await accept(response.data)
+        return try await accept(response.data, session: session)
     }
 
     /// Updates profile fields (`PATCH /users/me`) and caches the answer.
     @discardableResult
     public func updateUser(_ fields: [String: JSONValue]) async throws(APIError) -> SessionUser {
+        let session = await auth.currentSession
         let response = try await client.send(.updateCurrentUser(fields))
         // Some deployments wrap the user as `data.user`; both shapes are accepted.
         let data = response.data?["user"] ?? response.data
-        return try await accept(data)
+        return try await accept(data, session: session)
     }
 
     /// Deletes the account (`DELETE /users/me`), then ends the session locally.
@@ -59,17 +61,18 @@ public actor UserSession {
         }
     }
 
-    private func accept(_ data: JSONValue?) async throws(APIError) -> SessionUser {
+    /// Takes a user answer for the session the request was sent in (`session`).
+    private func accept(_ data: JSONValue?, session: Int) async throws(APIError) -> SessionUser {
         guard let user = SessionUser(json: data) else { throw .undecodableBody }
         if user.isDeleted {
-            await auth.endSession(.accountDeleted)
+            await auth.endSession(.accountDeleted, ifSession: session)
             throw .accountDeleted
         }
         if !user.active {
-            await auth.endSession(.accountInactive)
+            await auth.endSession(.accountInactive, ifSession: session)
             throw .accountInactive
         }
-        await auth.remember(user)
+        guard await auth.remember(user, forSession: session) else { throw .sessionExpired }
         return user
     }
 }

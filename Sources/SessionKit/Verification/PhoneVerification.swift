@@ -74,15 +74,16 @@ public actor PhoneVerification {
         await alerts.emit(.signOutConfirmation)
     }
 
-    /// The user confirmed: a regular sign-out (no blocked-account alert).
+    /// The user confirmed: a regular sign-out (no blocked-account alert). Without a showing
+    /// confirmation there is nothing to confirm, and nothing happens.
     public func confirmSignOut() async {
-        await alerts.dismiss()
+        guard await alerts.dismiss(.signOutConfirmation) else { return }
         await auth.logout()
     }
 
-    /// The user cancelled: nothing else happens.
+    /// The user cancelled: the confirmation goes away and nothing else happens.
     public func cancelSignOut() async {
-        await alerts.dismiss()
+        await alerts.dismiss(.signOutConfirmation)
     }
 
     /// Forgets everything (the session was wiped).
