@@ -57,6 +57,7 @@ public actor HealthMonitor {
         return next
     }
 
+    /// Starts checking every polling interval; does nothing if already polling.
     public func startPolling() {
         guard pollTask == nil else { return }
         let clock = clock
