@@ -288,7 +288,7 @@ enum LoaderFixtures {
             hint: #"to expect a failure, write {"error": "code"}"#, schemaRejects: true),
         BadCase(
             label: "parallel zero", text: document(steps: #"{ "do": "bootstrap", "parallel": 0 }"#),
-            at: "0 }", path: "$.steps[0].parallel", message: "'parallel' must be an integer >= 1; got 0", schemaRejects: true),
+            at: "0 }", path: "$.steps[0].parallel", message: "'parallel' must be an integer from 1 to 1000; got 0", schemaRejects: true),
         BadCase(
             label: "runUntilIdle false", text: document(steps: #"{ "runUntilIdle": false }"#),
             at: "false", path: "$.steps[0].runUntilIdle", message: "'runUntilIdle' must be true; got false", schemaRejects: true),

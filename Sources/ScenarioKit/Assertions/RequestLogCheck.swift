@@ -71,7 +71,7 @@ struct RequestLogCheck {
         var lines: [String] = []
         var position = 0
         for pattern in patterns {
-            for _ in 0..<pattern.count where position < log.count {
+            for _ in 0..<min(pattern.count, log.count - position) {
                 lines.append(describe(log[position], like: pattern))
                 position += 1
             }

@@ -35,15 +35,39 @@ public struct SecretRedactor: Sendable {
         switch value {
         case .object(let object):
             return object.flatMap { member -> [String] in
-                let key = member.key.lowercased().filter { $0 != "_" && $0 != "-" }
-                if secretKeys.contains(key), let string = member.value.stringValue {
-                    return credentials(in: string)
+                if isSecretKey(member.key), let string = member.value.stringValue {
+                    // A password is secret whole; an authorization-like value also by its parts.
+                    return [string] + credentials(in: string)
+                }
+                if isSecretKey(member.key), case .number = member.value {
+                    return [member.value.compactText]  // a numeric one-time code
                 }
                 return secrets(in: member.value)
             }
         case .array(let elements): return elements.flatMap(secrets(in:))
         default: return []
         }
+    }
+
+    /// Whether values under this name are secrets (case, `_` and `-` ignored).
+    static func isSecretKey(_ name: String) -> Bool {
+        secretKeys.contains(name.lowercased().filter { $0 != "_" && $0 != "-" })
+    }
+
+    /// Values of query parameters whose names are secret (`?token=...`).
+    public static func secrets(inQuery items: [(name: String, value: String)]) -> [String] {
+        items.filter { isSecretKey($0.name) && !$0.value.isEmpty }.map(\.value)
+    }
+
+    /// Values of secret fields in a form-encoded body (`password=...&email=...`).
+    public static func secrets(inForm body: String) -> [String] {
+        let pairs = body.split(separator: "&").compactMap { pair -> (name: String, value: String)? in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
+            return (decode(parts[0]), decode(parts[1]))
+        }
+        return secrets(inQuery: pairs)
     }
 
     /// The secret parts of a header value: `Bearer X` gives `X`;

@@ -149,7 +149,7 @@ extension JSONTextParser {
                 let value = try parseValue()
                 path.removeLast()
                 members.append(JSONNode.Member(key: key, keyLine: keyLine, keyColumn: keyColumn, value: value))
-                object[key] = value.value
+                object.appendNew(key, value.value)
                 skipWhitespace()
                 guard offset < bytes.count else {
                     throw issue("unexpected end of input; expected ',' or '}' after object member", at: offset)

@@ -103,11 +103,15 @@ extension ScenarioDecoder {
         let call = decodeCall(fields, actionKey: "do")
         var parallel = 1
         if let member = fields["parallel"] {
-            parallel = integer(member.value, at: fields.path("parallel"), "'parallel'", minimum: 1) ?? 1
+            parallel = integer(member.value, at: fields.path("parallel"), "'parallel'", minimum: 1, maximum: Self.maximumParallel) ?? 1
         }
         let outcome = fields["expect"].flatMap { decodeOutcome($0.value, at: fields.path("expect")) }
         return call.map { .perform($0, parallel: parallel, expect: outcome) }
     }
+
+    /// Copies of one action a step may run at once: ample for any burst, and no way for a
+    /// typo to start a billion tasks.
+    static let maximumParallel = 1000
 
     private mutating func decodeGroup(_ fields: Members) -> Step.Kind? {
         guard let member = fields["group"] else { return nil }

@@ -51,6 +51,11 @@ public struct ScenarioLoader: Sendable {
             ($0.element.location.line, $0.element.location.column, $0.offset)
                 < ($1.element.location.line, $1.element.location.column, $1.offset)
         }.map(\.element)
-        return .failure(LoadFailure(file: file, issues: ordered))
+        // Messages quote short values ("got 123456"); a mistyped password must not reach a report.
+        let redactor = SecretRedactor(secrets: SecretRedactor.secrets(in: root.value))
+        let masked = ordered.map { issue in
+            LoadIssue(location: issue.location, message: redactor.redact(issue.message), hint: issue.hint.map(redactor.redact))
+        }
+        return .failure(LoadFailure(file: file, issues: masked))
     }
 }

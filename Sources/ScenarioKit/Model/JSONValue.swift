@@ -100,6 +100,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Appends a member whose key the caller knows is new (the parser has checked): no search.
+    package mutating func appendNew(_ key: String, _ value: JSONValue) {
+        members.append((key, value))
+    }
+
     /// The keys, in order.
     public var keys: [String] { members.map(\.key) }
 

@@ -10,12 +10,12 @@ final class ScenarioRun: @unchecked Sendable {
     private let executor = SimulationExecutor()
     private let clock: VirtualClock
     private let backend: ScriptedBackend
+    private let outsideWork: OutsideWork?
     private var session: (any DriverSession)?
     private var handles: [String: PendingAction] = [:]
     private var steps: [StepResult] = []
     /// Transcript length when the first check failed: the first divergence.
     private var divergence: Int?
-    private var redactor = SecretRedactor(secrets: [])
 
     init(scenario: Scenario, driver: any ScenarioDriver, options: RunOptions) {
         self.scenario = scenario
@@ -25,12 +25,13 @@ final class ScenarioRun: @unchecked Sendable {
         self.clock = clock
         let executor = self.executor
         if options.route == .urlSession {
-            backend = ScriptedBackend(
-                exchanges: scenario.exchanges, clock: clock,
-                onHold: { executor.endExternalWork() }, onRelease: { executor.beginExternalWork() })
+            let outsideWork = OutsideWork(changed: { executor.outsideWorkChanged() })
+            executor.watchOutsideWork { outsideWork.pending }
+            self.outsideWork = outsideWork
         } else {
-            backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock)
+            outsideWork = nil
         }
+        backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: outsideWork)
     }
 
     /// A run failed in a way that ends it: stuck, busy, or a driver fault.
@@ -50,7 +51,8 @@ final class ScenarioRun: @unchecked Sendable {
             let id = ScriptedURLProtocol.route(backend)
             route = id
             transport = RoutedURLSessionTransport(
-                route: id, inner: URLSessionTransport(baseURL: baseURL, session: ScriptedURLProtocol.makeSession()), executor: executor)
+                route: id, inner: URLSessionTransport(baseURL: baseURL, session: ScriptedURLProtocol.makeSession()),
+                outsideWork: outsideWork ?? OutsideWork(changed: {}))
         }
         defer { route.map(ScriptedURLProtocol.unroute) }
 
@@ -148,8 +150,9 @@ final class ScenarioRun: @unchecked Sendable {
     /// Lets the app run, moving virtual time to each next deadline, until every action is done.
     private func wait(for actions: [PendingAction], step: Step) throws {
         try settle()
+        let started = clock.now
         while actions.contains(where: { $0.result == nil }) {
-            guard let next = clock.nextDeadline, next.offset <= scenario.timeLimit else {
+            guard let next = clock.nextDeadline, started.duration(to: next) <= scenario.timeLimit else {
                 throw Abort(message: stuckMessage(actions.filter { $0.result == nil }), location: step.location)
             }
             try advance(to: next)
@@ -261,7 +264,7 @@ final class ScenarioRun: @unchecked Sendable {
             out.append(compare(label: "timeline", expected: .array(timeline), actual: .array(actual), location: location, exact: true))
         }
         if let requests = expect.requests {
-            out += RequestLogCheck(log: backend.requests, exchanges: scenario.exchanges).evaluate(requests, location: location).map(masked)
+            out += RequestLogCheck(log: backend.requests, exchanges: scenario.exchanges).evaluate(requests, location: location)
         }
         return out
     }
@@ -319,18 +322,18 @@ final class ScenarioRun: @unchecked Sendable {
         let message =
             mismatches.prefix(5).map { "\(label)\($0.path): expected \($0.expected), got \($0.actual)" }.joined(separator: "; ")
             + (mismatches.count > 5 ? "; and \(mismatches.count - 5) more" : "")
-        return masked(
-            AssertionResult(
-                label: label, passed: false, message: message, expected: expectedText, actual: actualText,
-                diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location))
+        return AssertionResult(
+            label: label, passed: false, message: message, expected: expectedText, actual: actualText,
+            diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location)
     }
 
     private func failure(_ label: String, _ message: String, expected: String, actual: String, location: SourceLocation?) -> AssertionResult
     {
-        masked(AssertionResult(label: label, passed: false, message: message, expected: expected, actual: actual, location: location))
+        AssertionResult(label: label, passed: false, message: message, expected: expected, actual: actual, location: location)
     }
 
-    private func masked(_ assertion: AssertionResult) -> AssertionResult {
+    /// Results are masked once, when the run is over and every secret it met is known.
+    private static func masked(_ assertion: AssertionResult, by redactor: SecretRedactor) -> AssertionResult {
         var out = assertion
         out.message = redactor.redact(out.message)
         out.expected = out.expected.map(redactor.redact)
@@ -355,10 +358,10 @@ final class ScenarioRun: @unchecked Sendable {
     }
 
     private func result(errorMessage: String?, errorLocation: SourceLocation?) -> ScenarioResult {
-        redactor = SecretRedactor(secrets: secrets(), enabled: !options.revealSecrets)
+        let redactor = SecretRedactor(secrets: secrets(), enabled: !options.revealSecrets)
         steps = steps.map { step in
             var step = step
-            step.assertions = step.assertions.map(masked)
+            step.assertions = step.assertions.map { Self.masked($0, by: redactor) }
             return step
         }
         var lines = backend.transcriptLines
@@ -370,7 +373,12 @@ final class ScenarioRun: @unchecked Sendable {
         return ScenarioResult(
             id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: status,
             steps: steps, errorMessage: errorMessage.map(redactor.redact), errorLocation: errorLocation,
-            transcript: lines.map(redactor.redact), virtualTime: clock.now.offset)
+            transcript: lines.map { Self.shortened(redactor.redact($0)) }, virtualTime: clock.now.offset)
+    }
+
+    /// A transcript line cut for reports, after masking, so no part of a long token survives.
+    static func shortened(_ line: String) -> String {
+        line.count > 400 ? String(line.prefix(400)) + "…" : line
     }
 
     /// Secrets the scenario mentions, and credentials the stack sent.
@@ -378,6 +386,7 @@ final class ScenarioRun: @unchecked Sendable {
         var found = SecretRedactor.secrets(in: scenario.given)
         for exchange in scenario.exchanges {
             for field in exchange.request.headers { found += SecretRedactor.credentials(in: field.value) }
+            found += SecretRedactor.secrets(inQuery: exchange.request.query)
             if case .jsonSubset(let json)? = exchange.request.body { found += SecretRedactor.secrets(in: json) }
             if case .response(let response) = exchange.reply {
                 for field in response.headers where Self.isCredentialHeader(field.name) {
@@ -388,12 +397,29 @@ final class ScenarioRun: @unchecked Sendable {
         }
         for step in scenario.steps {
             for call in step.calls { found += SecretRedactor.secrets(in: call.arguments) }
+            if case .check(let expectations) = step.kind { found += Self.secrets(in: expectations) }
         }
+        found += Self.secrets(in: scenario.expect)
         for logged in backend.requests {
             for field in logged.request.headers where Self.isCredentialHeader(field.name) {
                 found += SecretRedactor.credentials(in: field.value)
             }
-            if let body = logged.request.body, let json = JSONValue.parse(body) { found += SecretRedactor.secrets(in: json) }
+            found += SecretRedactor.secrets(inQuery: logged.request.query.map { ($0.name, $0.value ?? "") })
+            if let body = logged.request.body {
+                found +=
+                    JSONValue.parse(body).map { SecretRedactor.secrets(in: $0) }
+                    ?? SecretRedactor.secrets(inForm: String(decoding: body, as: UTF8.self))
+            }
+        }
+        return found
+    }
+
+    /// Values an expectation names that may be secret: expected credentials and bodies.
+    private static func secrets(in expectations: Expectations) -> [String] {
+        var found = expectations.state.map { SecretRedactor.secrets(in: $0) } ?? []
+        for pattern in expectations.requests?.log ?? [] {
+            for (_, value) in pattern.headers { found += value.map(SecretRedactor.credentials(in:)) ?? [] }
+            found += pattern.json.map { SecretRedactor.secrets(in: $0) } ?? []
         }
         return found
     }

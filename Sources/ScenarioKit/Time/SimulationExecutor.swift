@@ -8,8 +8,10 @@ import Foundation
 /// virtual clock, on the scripted backend, or done. No yielding and hoping.
 public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
+    /// Jobs to run; `head` is the next one (a moving index keeps taking a job O(1)).
     private var queue: [UnownedJob] = []
-    private var externalWork = 0
+    private var head = 0
+    private var outsidePending: @Sendable () -> Int = { 0 }
 
     /// Creates an executor with an empty queue.
     public init() {}
@@ -23,20 +25,15 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Marks work that runs outside this executor (a request inside URLSession) and will come
-    /// back to it: the app is not idle until it has.
-    package func beginExternalWork() {
-        condition.lock()
-        externalWork += 1
-        condition.unlock()
+    /// Tells the executor how many requests are away outside it (inside URLSession) and will
+    /// come back to it: the app is not idle while any is.
+    package func watchOutsideWork(_ pending: @escaping @Sendable () -> Int) {
+        condition.withLock { outsidePending = pending }
     }
 
-    /// Ends work marked with ``beginExternalWork()``.
-    package func endExternalWork() {
-        condition.lock()
-        externalWork -= 1
-        condition.signal()
-        condition.unlock()
+    /// Wakes a runner waiting for outside work to come back.
+    package func outsideWorkChanged() {
+        condition.withLock { condition.broadcast() }
     }
 
     /// Why ``runUntilIdle(jobLimit:externalWait:)`` gave up.
@@ -54,22 +51,30 @@ public final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
         var ran = 0
         while true {
             condition.lock()
-            if queue.isEmpty, externalWork > 0 {
+            if head == queue.count, outsidePending() > 0 {
                 // Only URLSession's own threads can refill the queue now; wait for them.
                 let deadline = Date(timeIntervalSinceNow: externalWait)
-                while queue.isEmpty, externalWork > 0 {
+                while head == queue.count, outsidePending() > 0 {
                     if !condition.wait(until: deadline) {
-                        let pending = externalWork
+                        let pending = outsidePending()
                         condition.unlock()
                         throw .externalWorkTimedOut(pending: pending)
                     }
                 }
             }
-            guard !queue.isEmpty else {
+            guard head < queue.count else {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
                 condition.unlock()
                 return ran
             }
-            let job = queue.removeFirst()
+            let job = queue[head]
+            head += 1
+            if head >= 4096, head * 2 >= queue.count {
+                // A long busy stretch: drop the run part so the array does not grow without end.
+                queue.removeFirst(head)
+                head = 0
+            }
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
             ran += 1

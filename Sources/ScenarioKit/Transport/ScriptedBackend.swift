@@ -22,10 +22,13 @@ public final class ScriptedBackend: @unchecked Sendable {
         public var arrivedAt: VirtualClock.Instant
     }
 
+    /// An answer the backend keeps back: held by a release condition, or waiting on latency.
     private struct Held {
         var number: Int
         var reply: Reply
         var respond: Respond
+        /// The URLSession route's name for the request (see ``OutsideWork``); `nil` on the direct route.
+        var tag: Int?
     }
 
     private let lock = NSLock()
@@ -33,26 +36,26 @@ public final class ScriptedBackend: @unchecked Sendable {
     private let clock: VirtualClock
     private var uses: [Int]
     private var held: [[Held]]
+    /// Answers waiting on virtual latency, by request number.
+    private var delayed: [Int: Held] = [:]
     private var reachedSteps: Set<String> = []
     private var log: [LoggedRequest] = []
     private var transcript: [String] = []
     private var firstUnmatchedLine: Int?
-    /// Called when an answer is held or released; the URLSession route counts outside work with it.
-    private let onHold: @Sendable () -> Void
-    private let onRelease: @Sendable () -> Void
+    /// On the URLSession route: which requests are away, so that idleness stays exact.
+    private let outsideWork: OutsideWork?
 
     /// Creates a backend serving `exchanges` on `clock`.
     public convenience init(exchanges: [Exchange], clock: VirtualClock) {
-        self.init(exchanges: exchanges, clock: clock, onHold: {}, onRelease: {})
+        self.init(exchanges: exchanges, clock: clock, outsideWork: nil)
     }
 
-    init(exchanges: [Exchange], clock: VirtualClock, onHold: @escaping @Sendable () -> Void, onRelease: @escaping @Sendable () -> Void) {
+    init(exchanges: [Exchange], clock: VirtualClock, outsideWork: OutsideWork?) {
         self.exchanges = exchanges
         self.clock = clock
         self.uses = Array(repeating: 0, count: exchanges.count)
         self.held = Array(repeating: [], count: exchanges.count)
-        self.onHold = onHold
-        self.onRelease = onRelease
+        self.outsideWork = outsideWork
     }
 
     /// The body unmatched requests get, so the stack can go on while the scenario fails.
@@ -60,9 +63,10 @@ public final class ScriptedBackend: @unchecked Sendable {
         #"{"success":false,"error_code":"NOT_FOUND","errors":[{"field":"scenario","message":"no scripted exchange matches this request"}]}"#
             .utf8)
 
-    /// Takes a request and answers it through `respond`, now or later.
-    func handle(_ request: HTTPRequest, respond: @escaping Respond) {
-        var toSend: [(Reply, Int, Respond, Duration)] = []
+    /// Takes a request and answers it through `respond`, now or later. `tag` names the request
+    /// on the URLSession route.
+    func handle(_ request: HTTPRequest, tag: Int? = nil, respond: @escaping Respond) {
+        var toSend: [(Held, Duration)] = []
         lock.withLock {
             let number = log.count + 1
             let index = exchanges.indices.first { eligible($0, for: request) }
@@ -73,56 +77,50 @@ public final class ScriptedBackend: @unchecked Sendable {
                 if firstUnmatchedLine == nil { firstUnmatchedLine = transcript.count }
                 let response = HTTPResponse(
                     status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
-                toSend.append((.response(response), number, respond, .zero))
+                toSend.append((Held(number: number, reply: .response(response), respond: respond, tag: tag), .zero))
                 return
             }
             uses[index] += 1
             let exchange = exchanges[index]
+            let answer = Held(number: number, reply: exchange.reply, respond: respond, tag: tag)
             switch exchange.release {
             case nil:
-                toSend.append((exchange.reply, number, respond, exchange.latency))
+                toSend.append((answer, exchange.latency))
             case .atStep(let step)? where reachedSteps.contains(step):
-                toSend.append((exchange.reply, number, respond, exchange.latency))
+                toSend.append((answer, exchange.latency))
             case .whenPending(let count)? where held[index].count + 1 >= count:
-                toSend += held[index].map { ($0.reply, $0.number, $0.respond, exchange.latency) }
-                toSend.append((exchange.reply, number, respond, exchange.latency))
-                releaseHeld(index, count: held[index].count)
-                held[index] = []
+                toSend += drainHeld(index).map { ($0, exchange.latency) }
+                toSend.append((answer, exchange.latency))
             case .some:
-                held[index].append(Held(number: number, reply: exchange.reply, respond: respond))
-                onHold()
+                held[index].append(answer)
+                tag.map { outsideWork?.park($0) }
             }
         }
-        for (reply, number, respond, latency) in toSend {
-            deliver(reply, number: number, respond: respond, after: latency)
-        }
+        for (answer, latency) in toSend { deliver(answer, after: latency) }
     }
 
     /// Releases answers held until the step named `name`.
     package func reachStep(_ name: String) {
-        var toSend: [(Reply, Int, Respond, Duration)] = []
+        var toSend: [(Held, Duration)] = []
         lock.withLock {
             reachedSteps.insert(name)
             for index in exchanges.indices where exchanges[index].release == .atStep(name) {
-                toSend += held[index].map { ($0.reply, $0.number, $0.respond, exchanges[index].latency) }
-                releaseHeld(index, count: held[index].count)
-                held[index] = []
+                toSend += drainHeld(index).map { ($0, exchanges[index].latency) }
             }
         }
-        for (reply, number, respond, latency) in toSend {
-            deliver(reply, number: number, respond: respond, after: latency)
-        }
+        for (answer, latency) in toSend { deliver(answer, after: latency) }
     }
 
-    /// Fails every held answer with `cancelled`; used when a run ends.
+    /// Fails every answer still kept back (held or waiting on latency) with `cancelled`, so no
+    /// caller waits forever; used when a run ends.
     package func cancelHeld() {
         let all: [Held] = lock.withLock {
-            let all = held.flatMap { $0 }
-            for index in held.indices { releaseHeld(index, count: held[index].count) }
-            held = held.map { _ in [] }
+            var all = exchanges.indices.flatMap { drainHeld($0) }
+            all += delayed.keys.sorted().compactMap { delayed.removeValue(forKey: $0) }
+            for answer in all { answer.tag.map { outsideWork?.unpark($0) } }
             return all
         }
-        for item in all { item.respond(.failure(TransportError(.cancelled, detail: "scenario ended"))) }
+        for answer in all { answer.respond(.failure(TransportError(.cancelled, detail: "scenario ended"))) }
     }
 
     /// Every request so far, in arrival order.
@@ -166,60 +164,63 @@ public final class ScriptedBackend: @unchecked Sendable {
         return exchange.request.matches(request)
     }
 
-    private func releaseHeld(_ index: Int, count: Int) {
-        for _ in 0..<count { onRelease() }
+    /// Takes every answer held for exchange `index`, letting them go (lock held).
+    private func drainHeld(_ index: Int) -> [Held] {
+        let drained = held[index]
+        held[index] = []
+        for answer in drained { answer.tag.map { outsideWork?.unpark($0) } }
+        return drained
     }
 
     /// Answers after `latency` of virtual time; called without the lock.
-    private func deliver(_ reply: Reply, number: Int, respond: @escaping Respond, after latency: Duration) {
-        let send: @Sendable () -> Void = { [weak self] in
-            self?.record(reply, number: number)
-            switch reply {
-            case .response(let response):
-                respond(.success(response))
-            case .fault(let code):
-                respond(.failure(TransportError(code, detail: "scripted fault")))
-            }
+    private func deliver(_ answer: Held, after latency: Duration) {
+        guard latency > .zero else { return send(answer) }
+        lock.withLock { delayed[answer.number] = answer }
+        // The timer goes on the clock before the request is parked: a runner woken by the
+        // parking must find the deadline there.
+        clock.schedule(at: clock.now.advanced(by: latency), label: "answer to request #\(answer.number) after \(latency) latency") {
+            [weak self] in
+            guard let self, let answer = self.lock.withLock({ self.delayed.removeValue(forKey: answer.number) }) else { return }
+            answer.tag.map { self.outsideWork?.unpark($0) }
+            self.send(answer)
         }
-        guard latency > .zero else { return send() }
-        // Latency holds the answer on virtual time; outside work must not look pending meanwhile.
-        // The timer goes on the clock before the hold is announced: the runner, woken by the
-        // announcement, must find the deadline there.
-        let onRelease = self.onRelease
-        clock.schedule(at: clock.now.advanced(by: latency), label: "answer to request #\(number) after \(latency) latency") {
-            onRelease()
-            send()
+        answer.tag.map { outsideWork?.park($0) }
+    }
+
+    private func send(_ answer: Held) {
+        record(answer.reply, number: answer.number)
+        switch answer.reply {
+        case .response(let response):
+            answer.respond(.success(response))
+        case .fault(let code):
+            answer.respond(.failure(TransportError(code, detail: "scripted fault")))
         }
-        onHold()
     }
 
     private func record(_ reply: Reply, number: Int) {
         lock.withLock {
             // Unmatched requests already have their line ("no exchange matches; answered 404").
-            guard let served = log.first(where: { $0.number == number })?.exchangeID else { return }
-            let exchangeID = " via \(served)"
+            guard let served = log[number - 1].exchangeID else { return }
             switch reply {
             case .response(let response):
-                transcript.append("[\(clock.now)] #\(number) ← \(response.status)\(exchangeID)\(Self.describeBody(response.body))")
+                transcript.append("[\(clock.now)] #\(number) ← \(response.status) via \(served)\(Self.describeBody(response.body))")
             case .fault(let code):
-                transcript.append("[\(clock.now)] #\(number) ← fault \(code.rawValue)\(exchangeID)")
+                transcript.append("[\(clock.now)] #\(number) ← fault \(code.rawValue) via \(served)")
             }
         }
     }
 
     static func describe(_ request: HTTPRequest) -> String {
         var line = "\(request.method) \(request.target)"
-        for field in request.headers where field.name.caseInsensitiveCompare(ScriptedURLProtocol.routeHeader) != .orderedSame {
-            line += "  \(field.name): \(field.value)"
-        }
+        for field in request.headers { line += "  \(field.name): \(field.value)" }
         return line + describeBody(request.body ?? Data())
     }
 
-    /// A body on one line: compact JSON when it is JSON, else text, cut at 300 characters.
+    /// A body on one line: compact JSON when it is JSON, else text. Whole: lines are cut for
+    /// reports only after secrets are masked, so no part of a long token survives a cut.
     static func describeBody(_ body: Data) -> String {
         guard !body.isEmpty else { return "" }
         let text = JSONValue.parse(body)?.compactText ?? String(decoding: body, as: UTF8.self)
-        let oneLine = text.replacingOccurrences(of: "\n", with: "\\n")
-        return "  " + (oneLine.count > 300 ? String(oneLine.prefix(300)) + "…" : oneLine)
+        return "  " + text.replacingOccurrences(of: "\n", with: "\\n")
     }
 }

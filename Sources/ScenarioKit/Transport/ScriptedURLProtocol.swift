@@ -13,6 +13,8 @@ import HTTPCore
 public final class ScriptedURLProtocol: URLProtocol {
     /// The header that carries the route.
     public static let routeHeader = "X-Scenario-Route"
+    /// The header that names the request for outside-work tracking.
+    static let tagHeader = "X-Scenario-Request"
 
     private static let routes = RouteTable()
 
@@ -45,14 +47,16 @@ public final class ScriptedURLProtocol: URLProtocol {
             return
         }
         let request = Self.httpRequest(from: urlRequest, url: url)
+        let tag = urlRequest.value(forHTTPHeaderField: Self.tagHeader).flatMap { Int($0) }
         // URLProtocol is not Sendable; URLSession allows calling its client from any thread.
         let client = self.client
         nonisolated(unsafe) let loader = self
-        backend.handle(request) { result in
+        backend.handle(request, tag: tag) { result in
             switch result {
             case .success(let response):
                 var fields: [String: String] = [:]
-                for field in response.headers { fields[field.name] = field.value }
+                // HTTPURLResponse takes one value per name: repeats are joined, as RFC 9110 allows.
+                for field in response.headers { fields[field.name] = fields[field.name].map { $0 + ", " + field.value } ?? field.value }
                 guard let http = HTTPURLResponse(url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1", headerFields: fields)
                 else {
                     client?.urlProtocol(loader, didFailWithError: URLError(.badServerResponse))
@@ -73,7 +77,7 @@ public final class ScriptedURLProtocol: URLProtocol {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         var headers = HTTPFields()
         for (name, value) in (urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key })
-        where name.caseInsensitiveCompare(routeHeader) != .orderedSame {
+        where name.caseInsensitiveCompare(routeHeader) != .orderedSame && name.caseInsensitiveCompare(tagHeader) != .orderedSame {
             headers.append(name: name, value: value)
         }
         return HTTPRequest(
@@ -131,18 +135,19 @@ private final class RouteTable: @unchecked Sendable {
     func backend(for route: String) -> ScriptedBackend? { lock.withLock { backends[route] } }
 }
 
-/// The URLSession route's transport: tags each request with its run's route and tells the
-/// executor that work is under way outside it until the answer is back.
+/// The URLSession route's transport: tags each request with its run's route and its own tag,
+/// and keeps it on the run's ``OutsideWork`` list until the answer is back with the caller.
 struct RoutedURLSessionTransport: HTTPTransport {
     let route: String
     let inner: URLSessionTransport
-    let executor: SimulationExecutor
+    let outsideWork: OutsideWork
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let tag = outsideWork.begin()
+        defer { outsideWork.end(tag) }
         var tagged = request
         tagged.headers[ScriptedURLProtocol.routeHeader] = route
-        executor.beginExternalWork()
-        defer { executor.endExternalWork() }
+        tagged.headers[ScriptedURLProtocol.tagHeader] = String(tag)
         return try await inner.send(tagged)
     }
 }
