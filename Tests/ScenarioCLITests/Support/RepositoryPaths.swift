@@ -22,7 +22,6 @@ enum RepositoryPaths {
         let candidates = [
             root.deletingLastPathComponent().appendingPathComponent("shared/reference/junit-10.xsd"),
             root.appendingPathComponent("shared/reference/junit-10.xsd"),
-            URL(fileURLWithPath: "/work/shared/reference/junit-10.xsd"),
         ]
         return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
     }
