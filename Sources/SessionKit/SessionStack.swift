@@ -40,8 +40,7 @@ public struct SessionStack: Sendable {
             client: client, sessionStore: environment.sessionStore, connectivity: environment.connectivity)
         let auth = AuthSession(
             client: client, sessionStore: environment.sessionStore, health: health, alerts: alerts,
-            blocking: blocking, clock: environment.clock, now: environment.now,
-            healthPollInterval: environment.healthPollInterval)
+            blocking: blocking, now: environment.now)
         let verification = PhoneVerification(
             client: client, auth: auth, alerts: alerts, clock: environment.clock, effects: effects,
             countdownSeconds: environment.verificationCountdown)

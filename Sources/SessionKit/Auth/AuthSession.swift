@@ -17,9 +17,7 @@ public actor AuthSession {
     private let health: HealthMonitor
     private let alerts: AlertCenter
     private let blocking: BlockingService
-    private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
-    private let healthPollInterval: Duration
     private var wipeHooks: [@Sendable () async -> Void] = []
     private var blockGuard = BlockedSessionGuard()
     // Bumped whenever a session starts or ends, so work that suspended across such a change
@@ -39,18 +37,14 @@ public actor AuthSession {
         health: HealthMonitor,
         alerts: AlertCenter,
         blocking: BlockingService,
-        clock: any Clock<Duration>,
-        now: @escaping @Sendable () -> Date,
-        healthPollInterval: Duration
+        now: @escaping @Sendable () -> Date
     ) {
         self.client = client
         self.sessionStore = sessionStore
         self.health = health
         self.alerts = alerts
         self.blocking = blocking
-        self.clock = clock
         self.now = now
-        self.healthPollInterval = healthPollInterval
     }
 
     /// The screen for the current state.
@@ -112,12 +106,8 @@ public actor AuthSession {
         var status = await health.check()
         while status == .serverDown || status == .offline {
             startupMessage = status == .offline ? Self.offlineMessage : Self.systemUnavailableMessage
-            do {
-                try await clock.sleep(for: healthPollInterval)
-            } catch {
-                return false
-            }
-            status = await health.check()
+            guard let next = try? await health.checkAfterInterval() else { return false }
+            status = next
         }
         startupMessage = nil
         return true
@@ -144,8 +134,7 @@ public actor AuthSession {
         guard let data, let access = data["access_token"]?.stringValue, !access.isEmpty,
             let user = SessionUser(json: data["user"])
         else { throw .undecodableBody }
-        if user.isDeleted { throw .accountDeleted }
-        if !user.active { throw .accountInactive }
+        if let reason = user.unusableReason { throw reason.error }
 
         // A new session: a block of this account must be handled again.
         blockGuard.rearm()

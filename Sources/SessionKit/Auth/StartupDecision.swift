@@ -14,10 +14,7 @@ public enum StartupDecision: Sendable, Hashable {
     public static func decide(_ outcome: Result<SessionUser, APIError>) -> StartupDecision {
         switch outcome {
         case .success(let user):
-            // Deleted outranks inactive: a deleted account is usually inactive too.
-            if user.isDeleted { return .endSession(.accountDeleted) }
-            if !user.active { return .endSession(.accountInactive) }
-            return .authenticate(user)
+            return user.unusableReason.map(StartupDecision.endSession) ?? .authenticate(user)
         case .failure(let error):
             return decide(error)
         }

@@ -80,7 +80,7 @@ public actor APIClient {
     public func send(_ endpoint: APIEndpoint) async throws(APIError) -> APIResponse {
         guard endpoint.authenticated else {
             let response = try await transmit(endpoint, token: nil)
-            return try await conclude(interpreter.interpret(response, authenticated: false), status: response.status, epoch: sessionEpoch)
+            return try await conclude(interpreter.interpret(response, authenticated: false), status: response.status, endingSessionOf: nil)
         }
         let epoch = sessionEpoch
         guard let token = await tokenStore.load()?.accessToken, !token.isEmpty else {
@@ -91,10 +91,10 @@ public actor APIClient {
 
         if endpoint.sessionHandling == .bestEffort {
             // Report the outcome without refreshing or ending anything.
-            return try Self.plain(verdict, status: response.status)
+            return try await conclude(verdict, status: response.status, endingSessionOf: nil)
         }
         guard verdict == .refreshableUnauthorized else {
-            return try await conclude(verdict, status: response.status, epoch: epoch)
+            return try await conclude(verdict, status: response.status, endingSessionOf: epoch)
         }
 
         let freshToken = try await refreshedToken(after: token, epoch: epoch)
@@ -106,43 +106,29 @@ public actor APIClient {
             await endSession(.sessionExpired, epoch: epoch)
             throw .sessionExpired
         default:
-            return try await conclude(retriedVerdict, status: retried.status, epoch: epoch)
+            return try await conclude(retriedVerdict, status: retried.status, endingSessionOf: epoch)
         }
     }
 
     // MARK: Private
 
-    /// Turns a verdict into the caller's answer; verdicts that end a session end the one the
-    /// request was sent in (`epoch`), never a later one.
-    private func conclude(_ verdict: ResponseInterpreter.Verdict, status: HTTPStatus, epoch: UInt64) async throws(APIError) -> APIResponse {
-        switch verdict {
-        case .success(let body):
-            return APIResponse(status: status, body: body)
-        case .failure(let error):
-            throw error
-        case .invalidToken:
-            await endSession(.tokenInvalid, epoch: epoch)
-            throw .tokenInvalid
-        case .refreshableUnauthorized:
-            await endSession(.sessionExpired, epoch: epoch)
-            throw .sessionExpired
-        case .blocked:
-            await endSession(.blocked, epoch: epoch)
-            throw .forbidden
-        case .accountUnusable(let error):
-            await endSession(error == .accountDeleted ? .accountDeleted : .accountInactive, epoch: epoch)
-            throw error
-        }
-    }
-
-    private static func plain(_ verdict: ResponseInterpreter.Verdict, status: HTTPStatus) throws(APIError) -> APIResponse {
+    /// Turns a verdict into the caller's answer. A verdict that ends a session ends the one the
+    /// request was sent in (`epoch`), never a later one; a `nil` epoch (unauthenticated and
+    /// best-effort calls) reports the verdict and ends nothing.
+    private func conclude(
+        _ verdict: ResponseInterpreter.Verdict, status: HTTPStatus, endingSessionOf epoch: UInt64?
+    ) async throws(APIError) -> APIResponse {
+        let reason: SessionEndReason
         switch verdict {
         case .success(let body): return APIResponse(status: status, body: body)
-        case .failure(let error), .accountUnusable(let error): throw error
-        case .invalidToken: throw .tokenInvalid
-        case .refreshableUnauthorized: throw .sessionExpired
-        case .blocked: throw .forbidden
+        case .failure(let error): throw error
+        case .invalidToken: reason = .tokenInvalid
+        case .refreshableUnauthorized: reason = .sessionExpired
+        case .blocked: reason = .blocked
+        case .accountUnusable(let error): reason = error == .accountDeleted ? .accountDeleted : .accountInactive
         }
+        if let epoch { await endSession(reason, epoch: epoch) }
+        throw reason.error
     }
 
     /// A token newer than `sentToken`: from a refresh this caller performs, one it waits for,

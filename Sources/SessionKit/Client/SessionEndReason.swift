@@ -11,3 +11,16 @@ public enum SessionEndReason: String, Sendable, Hashable, Codable {
     /// 403 `USER_DELETED` or `is_deleted: true`.
     case accountDeleted
 }
+
+extension SessionEndReason {
+    /// What a caller whose request ended the session for this reason is told.
+    public var error: APIError {
+        switch self {
+        case .blocked: .forbidden
+        case .tokenInvalid: .tokenInvalid
+        case .sessionExpired: .sessionExpired
+        case .accountInactive: .accountInactive
+        case .accountDeleted: .accountDeleted
+        }
+    }
+}

@@ -57,6 +57,13 @@ public actor HealthMonitor {
         return next
     }
 
+    /// Waits one polling interval on the clock, then checks.
+    /// - Throws: `CancellationError` when cancelled while waiting.
+    public func checkAfterInterval() async throws -> HealthStatus {
+        try await clock.sleep(for: interval)
+        return await check()
+    }
+
     /// Starts checking every polling interval; does nothing if already polling.
     public func startPolling() {
         guard pollTask == nil else { return }

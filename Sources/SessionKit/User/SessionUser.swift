@@ -34,6 +34,9 @@ public struct SessionUser: Sendable, Hashable, Codable {
             isDeleted: json["is_deleted"]?.boolValue ?? false)
     }
 
-    /// Whether the account may hold a session: active and not deleted.
-    public var isUsable: Bool { active && !isDeleted }
+    /// Why the account may not hold a session, or `nil` when it may. Deleted outranks
+    /// inactive: a deleted account is usually inactive too.
+    public var unusableReason: SessionEndReason? {
+        isDeleted ? .accountDeleted : (active ? nil : .accountInactive)
+    }
 }

@@ -64,13 +64,9 @@ public actor UserSession {
     /// Takes a user answer for the session the request was sent in (`session`).
     private func accept(_ data: JSONValue?, session: Int) async throws(APIError) -> SessionUser {
         guard let user = SessionUser(json: data) else { throw .undecodableBody }
-        if user.isDeleted {
-            await auth.endSession(.accountDeleted, ifSession: session)
-            throw .accountDeleted
-        }
-        if !user.active {
-            await auth.endSession(.accountInactive, ifSession: session)
-            throw .accountInactive
+        if let reason = user.unusableReason {
+            await auth.endSession(reason, ifSession: session)
+            throw reason.error
         }
         guard await auth.remember(user, forSession: session) else { throw .sessionExpired }
         return user

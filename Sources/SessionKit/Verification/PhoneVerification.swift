@@ -71,19 +71,21 @@ public actor PhoneVerification {
 
     /// Asks the user to confirm signing out.
     public func requestSignOut() async {
-        await alerts.emit(.signOutConfirmation)
+        await run(state.handle(.signOutTapped))
     }
 
     /// The user confirmed: a regular sign-out (no blocked-account alert). Without a showing
     /// confirmation there is nothing to confirm, and nothing happens.
     public func confirmSignOut() async {
+        // The showing confirmation is the state here: the alert centre owns it.
         guard await alerts.dismiss(.signOutConfirmation) else { return }
-        await auth.logout()
+        await run(state.handle(.signOutConfirmed))
     }
 
     /// The user cancelled: the confirmation goes away and nothing else happens.
     public func cancelSignOut() async {
-        await alerts.dismiss(.signOutConfirmation)
+        guard await alerts.dismiss(.signOutConfirmation) else { return }
+        await run(state.handle(.signOutCancelled))
     }
 
     /// Forgets everything (the session was wiped).
@@ -106,15 +108,21 @@ public actor PhoneVerification {
             return nil
         case .verify(let id, let code):
             return try await verify(verificationID: id, code: code)
-        case .presentSignOutConfirmation:
-            await requestSignOut()
+        case let other:
+            await run(other)
             return nil
+        }
+    }
+
+    /// Performs an action that needs no request: the countdown, and the sign-out effects.
+    private func run(_ action: VerificationAction) async {
+        switch action {
+        case .presentSignOutConfirmation:
+            await alerts.emit(.signOutConfirmation)
         case .signOut:
             await auth.logout()
-            return nil
-        case let other:
-            perform(other)
-            return nil
+        default:
+            perform(action)
         }
     }
 

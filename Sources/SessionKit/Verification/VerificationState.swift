@@ -20,10 +20,10 @@ public struct VerificationState: Sendable, Hashable, Codable {
     public var verificationID: String?
     /// A request is under way.
     public var isLoading = false
-    /// A code was sent.
-    public var codeSent = false
-    /// Resending is allowed.
-    public var canResend = false
+    /// A code was sent: the server's id for it is held.
+    public var codeSent: Bool { verificationID != nil }
+    /// Resending is allowed: a code was sent and the countdown has run out.
+    public var canResend: Bool { codeSent && countdown == 0 }
     /// Seconds left before resending is allowed.
     public var countdown = 0
     /// The error to show, if any.
@@ -55,9 +55,7 @@ public struct VerificationState: Sendable, Hashable, Codable {
             guard isLoading else { return .none }
             isLoading = false
             verificationID = id
-            codeSent = true
             countdown = max(seconds, 0)
-            canResend = countdown == 0
             return canResend ? .none : .startCountdown
 
         case .codeRequestFailed(let message), .verificationFailed(let message):
@@ -69,9 +67,7 @@ public struct VerificationState: Sendable, Hashable, Codable {
         case .countdownTicked:
             guard countdown > 0 else { return .cancelCountdown }
             countdown -= 1
-            guard countdown == 0 else { return .none }
-            canResend = true
-            return .cancelCountdown
+            return countdown == 0 ? .cancelCountdown : .none
 
         case .codeEntered(let text):
             code = text
@@ -96,8 +92,6 @@ public struct VerificationState: Sendable, Hashable, Codable {
             code = ""
             verificationID = nil
             countdown = 0
-            codeSent = false
-            canResend = false
             isLoading = false
             error = nil
             return .cancelCountdown
