@@ -44,15 +44,14 @@ final class ScenarioRun: @unchecked Sendable {
         var route: String?
         let transport: any HTTPTransport
         let baseURL = URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/")
-        switch options.route {
-        case .direct:
-            transport = ScriptedTransport(backend: backend)
-        case .urlSession:
+        if let outsideWork {  // the URLSession route
             let id = ScriptedURLProtocol.route(backend)
             route = id
             transport = RoutedURLSessionTransport(
                 route: id, inner: URLSessionTransport(baseURL: baseURL, session: ScriptedURLProtocol.makeSession()),
-                outsideWork: outsideWork ?? OutsideWork(changed: {}))
+                outsideWork: outsideWork)
+        } else {
+            transport = ScriptedTransport(backend: backend)
         }
         defer { route.map(ScriptedURLProtocol.unroute) }
 
@@ -126,23 +125,19 @@ final class ScenarioRun: @unchecked Sendable {
         record(StepResult(index: index, label: Self.label(step), location: step.location, assertions: assertions))
     }
 
-    /// An action started on the simulation executor; its result lands here when it finishes.
-    private final class PendingAction: @unchecked Sendable {
+    /// An action started on the simulation executor; its result lands in `outcome` when it finishes.
+    private struct PendingAction: Sendable {
         let call: ActionCall
-        private let lock = NSLock()
-        private var stored: ActionResult?
+        let outcome = ResultBox<ActionResult>()
 
-        init(call: ActionCall) { self.call = call }
-
-        var result: ActionResult? { lock.withLock { stored } }
-        func finish(_ result: ActionResult) { lock.withLock { stored = result } }
+        var result: ActionResult? { outcome.value }
     }
 
     private func start(_ call: ActionCall) -> PendingAction {
         let pending = PendingAction(call: call)
         guard let session else { return pending }
         Task(executorPreference: executor) {
-            pending.finish(await session.perform(call.action, arguments: call.arguments))
+            pending.outcome.set(await session.perform(call.action, arguments: call.arguments))
         }
         return pending
     }
@@ -229,12 +224,14 @@ final class ScenarioRun: @unchecked Sendable {
             let expected: JSONValue = want.stringValue.map { ["code": .string($0)] } ?? want
             return compare(label: label, expected: expected, actual: have, location: location)
         case (_, .value(let have)):
-            return failure(
-                label, "expected the action to fail, but it succeeded", expected: outcomeText(outcome), actual: "value " + have.compactText,
+            return AssertionResult(
+                label: label, passed: false, message: "expected the action to fail, but it succeeded", expected: outcomeText(outcome),
+                actual: "value " + have.compactText,
                 location: location)
         case (_, .error(let have)):
-            return failure(
-                label, "expected the action to succeed, but it failed with \(have["code"]?.stringValue ?? have.compactText)",
+            return AssertionResult(
+                label: label, passed: false,
+                message: "expected the action to succeed, but it failed with \(have["code"]?.stringValue ?? have.compactText)",
                 expected: outcomeText(outcome), actual: "error " + have.compactText, location: location)
         }
     }
@@ -261,7 +258,7 @@ final class ScenarioRun: @unchecked Sendable {
         }
         if let timeline = expect.timeline {
             let actual = try onExecutor { await session.timeline() }
-            out.append(compare(label: "timeline", expected: .array(timeline), actual: .array(actual), location: location, exact: true))
+            out.append(compare(label: "timeline", expected: .array(timeline), actual: .array(actual), location: location))
         }
         if let requests = expect.requests {
             out += RequestLogCheck(log: backend.requests, exchanges: scenario.exchanges).evaluate(requests, location: location)
@@ -277,9 +274,10 @@ final class ScenarioRun: @unchecked Sendable {
             if !unmatched.isEmpty {
                 let lines = unmatched.map { "#\($0.number) \($0.request.method) \($0.request.target)" }
                 assertions.append(
-                    failure(
-                        "unmatched requests",
-                        "\(unmatched.count) request(s) matched no exchange; script them or set relax.unmatchedRequests", expected: "none",
+                    AssertionResult(
+                        label: "unmatched requests", passed: false,
+                        message: "\(unmatched.count) request(s) matched no exchange; script them or set relax.unmatchedRequests",
+                        expected: "none",
                         actual: lines.joined(separator: "\n"), location: scenario.location))
             }
         }
@@ -293,9 +291,9 @@ final class ScenarioRun: @unchecked Sendable {
                     "'\(exchange.id)' served \(counts[index]) of \(exchange.times.map(String.init) ?? "at least 1")"
                 }
                 assertions.append(
-                    failure(
-                        "unused exchanges",
-                        "\(unused.count) exchange(s) were not used as scripted; remove them, fix `times`, or mark them optional",
+                    AssertionResult(
+                        label: "unused exchanges", passed: false,
+                        message: "\(unused.count) exchange(s) were not used as scripted; remove them, fix `times`, or mark them optional",
                         expected: "every exchange used", actual: lines.joined(separator: "\n"), location: unused.first?.element.location))
             }
         }
@@ -305,18 +303,10 @@ final class ScenarioRun: @unchecked Sendable {
                 assertions: assertions))
     }
 
-    private func compare(label: String, expected: JSONValue, actual: JSONValue, location: SourceLocation?, exact: Bool = false)
-        -> AssertionResult
-    {
-        let mismatches =
-            exact
-            ? (expected == actual
-                ? []
-                : JSONMatch.mismatches(expected: expected, actual: actual).nonEmpty(
-                    or: JSONMatch.Mismatch(path: "", expected: expected.compactText, actual: actual.compactText)))
-            : JSONMatch.mismatches(expected: expected, actual: actual)
+    private func compare(label: String, expected: JSONValue, actual: JSONValue, location: SourceLocation?) -> AssertionResult {
+        let mismatches = JSONMatch.mismatches(expected: expected, actual: actual)
         guard !mismatches.isEmpty else { return AssertionResult(label: label, passed: true) }
-        let shown = exact ? actual : JSONMatch.project(actual, onto: expected)
+        let shown = JSONMatch.project(actual, onto: expected)
         let expectedText = expected.prettyText
         let actualText = shown.prettyText
         let message =
@@ -325,11 +315,6 @@ final class ScenarioRun: @unchecked Sendable {
         return AssertionResult(
             label: label, passed: false, message: message, expected: expectedText, actual: actualText,
             diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location)
-    }
-
-    private func failure(_ label: String, _ message: String, expected: String, actual: String, location: SourceLocation?) -> AssertionResult
-    {
-        AssertionResult(label: label, passed: false, message: message, expected: expected, actual: actual, location: location)
     }
 
     /// Results are masked once, when the run is over and every secret it met is known.
@@ -451,10 +436,6 @@ extension Step {
         default: []
         }
     }
-}
-
-extension Array {
-    fileprivate func nonEmpty(or element: Element) -> [Element] { isEmpty ? [element] : self }
 }
 
 /// Carries a value out of a task run on the simulation executor.
