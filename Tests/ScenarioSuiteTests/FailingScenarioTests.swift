@@ -1,6 +1,5 @@
 import Foundation
 import ScenarioKit
-import SessionKitDriver
 import Testing
 
 /// Scenarios that fail on purpose (Tests/Fixtures/failing-scenarios), with the exact words a
@@ -11,10 +10,8 @@ import Testing
         .appendingPathComponent("Fixtures/failing-scenarios").path
 
     static func run(_ name: String) async throws -> ScenarioResult {
-        let driver = SessionKitDriver()
-        let path = folder + "/" + name + ".json"
-        let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: path, id: name).get()
-        return await ScenarioRunner(driver: driver).run(scenario)
+        let scenario = try ScenarioSuiteTests.load(folder + "/" + name + ".json", id: name)
+        return await ScenarioRunner(driver: ScenarioSuiteTests.driver).run(scenario)
     }
 
     @Test func wrongStateShowsEachMismatchAndAFocusedDiff() async throws {

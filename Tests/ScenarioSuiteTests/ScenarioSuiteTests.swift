@@ -27,16 +27,16 @@ import Testing
         try await Self.run(id, route: .urlSession)
     }
 
+    static let driver = SessionKitDriver()
+
+    /// Loads one scenario file for the SessionKit driver; a load failure is thrown with every issue.
+    static func load(_ path: String, id: String) throws -> Scenario {
+        try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: path, id: id).get()
+    }
+
     static func run(_ id: String, route: RunOptions.Route) async throws {
         let file = try #require(corpus.first { $0.id == id })
-        let driver = SessionKitDriver()
-        let scenario: Scenario
-        switch ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: file.path, id: file.id) {
-        case .success(let loaded): scenario = loaded
-        case .failure(let failure):
-            Issue.record("\(failure)")
-            return
-        }
+        let scenario = try load(file.path, id: file.id)
         let result = await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
         #expect(result.status == .passed, "\(Self.explain(result))")
     }
@@ -58,9 +58,8 @@ import Testing
     @Test(arguments: ScenarioSuiteTests.corpus.map(\.id))
     func hundredRunsGiveOneTranscript(id: String) async throws {
         let file = try #require(ScenarioSuiteTests.corpus.first { $0.id == id })
-        let driver = SessionKitDriver()
-        let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: file.path, id: id).get()
-        let runner = ScenarioRunner(driver: driver)
+        let scenario = try ScenarioSuiteTests.load(file.path, id: id)
+        let runner = ScenarioRunner(driver: ScenarioSuiteTests.driver)
         let first = await runner.run(scenario)
         var differing = 0
         for _ in 1..<100 {

@@ -1,9 +1,19 @@
 import Foundation
 import HTTPCore
 
+/// A request being matched against the exchanges: its body is parsed as JSON at most once,
+/// however many exchanges look at it.
+final class MatchCandidate {
+    let request: HTTPRequest
+    private(set) lazy var json: JSONValue? = request.body.flatMap(JSONValue.parse)
+
+    init(_ request: HTTPRequest) { self.request = request }
+}
+
 extension RequestMatcher {
-    /// Whether `request` meets every rule this matcher sets.
-    func matches(_ request: HTTPRequest) -> Bool {
+    /// Whether the candidate's request meets every rule this matcher sets.
+    func matches(_ candidate: MatchCandidate) -> Bool {
+        let request = candidate.request
         if let method, method != request.method { return false }
         if let path, !path.matches(request.path) { return false }
         for (name, value) in query where !request.query.contains(where: { $0.name == name && ($0.value ?? "") == value }) {
@@ -16,7 +26,7 @@ extension RequestMatcher {
         case nil: return true
         case .text(let text)?: return String(decoding: request.body ?? Data(), as: UTF8.self) == text
         case .jsonSubset(let expected)?:
-            guard let actual = JSONValue.parse(request.body ?? Data()) else { return false }
+            guard let actual = candidate.json else { return false }
             return JSONMatch.mismatches(expected: expected, actual: actual).isEmpty
         }
     }

@@ -69,7 +69,8 @@ public final class ScriptedBackend: @unchecked Sendable {
         var toSend: [(Held, Duration)] = []
         lock.withLock {
             let number = log.count + 1
-            let index = exchanges.indices.first { eligible($0, for: request) }
+            let candidate = MatchCandidate(request)
+            let index = exchanges.indices.first { eligible($0, for: candidate) }
             log.append(LoggedRequest(number: number, request: request, exchangeID: index.map { exchanges[$0].id }, arrivedAt: clock.now))
             transcript.append("[\(clock.now)] #\(number) → \(Self.describe(request))")
             guard let index else {
@@ -155,13 +156,13 @@ public final class ScriptedBackend: @unchecked Sendable {
 
     // MARK: - Private (called with the lock held unless said otherwise)
 
-    private func eligible(_ index: Int, for request: HTTPRequest) -> Bool {
+    private func eligible(_ index: Int, for candidate: MatchCandidate) -> Bool {
         let exchange = exchanges[index]
         if let times = exchange.times, uses[index] >= times { return false }
         for id in exchange.after {
             guard let other = exchanges.firstIndex(where: { $0.id == id }), uses[other] > 0 else { return false }
         }
-        return exchange.request.matches(request)
+        return exchange.request.matches(candidate)
     }
 
     /// Takes every answer held for exchange `index`, letting them go (lock held).

@@ -7,6 +7,9 @@ struct ParsedArguments: Sendable, Equatable {
     /// Positional arguments in order.
     var positionals: [String] = []
 
+    /// The scenario files and folders named, or the default folder when none is.
+    var scenarioPaths: [String] { positionals.isEmpty ? [RunCommand.defaultPath] : positionals }
+
     /// Whether a flag was given.
     func has(_ long: String) -> Bool { flags.contains(long) }
 

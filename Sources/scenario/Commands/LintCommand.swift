@@ -17,7 +17,7 @@ struct LintCommand: Command {
     var paths: [String]
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        paths = arguments.positionals.isEmpty ? [RunCommand.defaultPath] : arguments.positionals
+        paths = arguments.scenarioPaths
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {

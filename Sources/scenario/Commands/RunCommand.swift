@@ -53,7 +53,7 @@ struct RunCommand: Command {
     var runOptions: RunOptions
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
-        paths = arguments.positionals.isEmpty ? [Self.defaultPath] : arguments.positionals
+        paths = arguments.scenarioPaths
         jobs = try Self.count(arguments, "--jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         repeatCount = try Self.count(arguments, "--repeat") ?? 1
         failFast = arguments.has("--fail-fast")
