@@ -16,8 +16,6 @@ public struct SessionEnvironment: Sendable {
     public var sessionStore: any SessionStore
     /// Tells whether the device is online.
     public var connectivity: any ConnectivitySource
-    /// Where background effects run; `nil` means the global executor.
-    public var taskExecutor: (any TaskExecutor)?
     /// The wait between two health checks while polling.
     public var healthPollInterval: Duration
     /// How long the password-reset button stays disabled after a request.
@@ -43,7 +41,6 @@ public struct SessionEnvironment: Sendable {
         tokenStore: any TokenStore = InMemoryTokenStore(),
         sessionStore: any SessionStore = InMemorySessionStore(),
         connectivity: any ConnectivitySource = ManualConnectivity(),
-        taskExecutor: (any TaskExecutor)? = nil,
         healthPollInterval: Duration = SessionEnvironment.defaultHealthPollInterval,
         resetCooldown: Duration = SessionEnvironment.defaultResetCooldown,
         verificationCountdown: Int = SessionEnvironment.defaultVerificationCountdown
@@ -54,7 +51,6 @@ public struct SessionEnvironment: Sendable {
         self.tokenStore = tokenStore
         self.sessionStore = sessionStore
         self.connectivity = connectivity
-        self.taskExecutor = taskExecutor
         // Polling faster than this only loads the server; at zero it never lets time pass.
         self.healthPollInterval = max(healthPollInterval, Self.minimumHealthPollInterval)
         self.resetCooldown = resetCooldown

@@ -29,20 +29,19 @@ public struct SessionStack: Sendable {
     /// actors after creation, with weak references so the stack has no retain cycle.
     public init(environment: SessionEnvironment) async {
         self.environment = environment
-        let effects = BackgroundEffects(executor: environment.taskExecutor)
         let client = APIClient(
             transport: environment.transport, tokenStore: environment.tokenStore, now: environment.now)
         let alerts = AlertCenter()
         let health = HealthMonitor(
             client: client, connectivity: environment.connectivity, clock: environment.clock,
-            interval: environment.healthPollInterval, effects: effects)
+            interval: environment.healthPollInterval)
         let blocking = BlockingService(
             client: client, sessionStore: environment.sessionStore, connectivity: environment.connectivity)
         let auth = AuthSession(
             client: client, sessionStore: environment.sessionStore, health: health, alerts: alerts,
             blocking: blocking, now: environment.now)
         let verification = PhoneVerification(
-            client: client, auth: auth, alerts: alerts, clock: environment.clock, effects: effects,
+            client: client, auth: auth, alerts: alerts, clock: environment.clock,
             countdownSeconds: environment.verificationCountdown)
 
         await client.setSessionEndHandler { [weak auth] reason in

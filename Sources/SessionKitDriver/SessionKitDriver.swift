@@ -26,7 +26,6 @@ public struct SessionKitDriver: ScenarioDriver {
             tokenStore: InMemoryTokenStore(given.tokens),
             sessionStore: InMemorySessionStore(given.record),
             connectivity: connectivity,
-            taskExecutor: context.taskExecutor,
             healthPollInterval: given.healthPollInterval,
             resetCooldown: given.resetCooldown,
             verificationCountdown: given.verificationCountdown)

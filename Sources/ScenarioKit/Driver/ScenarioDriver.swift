@@ -1,6 +1,10 @@
 import Foundation
 import HTTPCore
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Binds the scenario engine to one client stack. Write one to drive your own stack;
 /// everything else (loading, the scripted backend, time, running, reports) is reused.
 public protocol ScenarioDriver: Sendable {
@@ -35,9 +39,13 @@ public enum ActionResult: Sendable, Hashable {
     case error(JSONValue)
 }
 
-/// What a driver gets to build its stack with. Everything the stack does must go through these
-/// for the run to be deterministic: the transport, the virtual clock, and the executor for any
-/// background task the stack starts (`Task(executorPreference: context.taskExecutor)`).
+/// What a driver gets to build its stack with.
+///
+/// The stack runs as it is written: `Task {}`, `Task.detached`, actors, `@MainActor` code,
+/// task groups and `Task.sleep` are captured by the scenario and run one job at a time on
+/// virtual time, with no executor to pass anywhere. Requests must reach the scripted backend:
+/// through ``transport``, or through a URLSession built from ``urlSessionConfiguration()``, or
+/// through `URLSession.shared`, which the scenario serves while it runs.
 public struct DriverContext: Sendable {
     /// `given` without `clock`.
     public let given: JSONValue
@@ -45,18 +53,29 @@ public struct DriverContext: Sendable {
     public let transport: any HTTPTransport
     /// The virtual clock.
     public let clock: VirtualClock
-    /// The executor every task of the run must prefer.
-    public let taskExecutor: any TaskExecutor
     /// The base URL requests are addressed to (hosts are never significant).
     public let baseURL: URL
+    /// How the run hands requests to the backend (`--route`).
+    public let route: RunOptions.Route
+    let urlRoute: String
+    let outside: OutsideWork?
 
     /// Creates a context.
-    public init(given: JSONValue, transport: any HTTPTransport, clock: VirtualClock, taskExecutor: any TaskExecutor, baseURL: URL) {
+    public init(given: JSONValue, transport: any HTTPTransport, clock: VirtualClock, baseURL: URL, route: RunOptions.Route = .direct) {
+        self.init(given: given, transport: transport, clock: clock, baseURL: baseURL, route: route, urlRoute: "", outside: nil)
+    }
+
+    init(
+        given: JSONValue, transport: any HTTPTransport, clock: VirtualClock, baseURL: URL, route: RunOptions.Route, urlRoute: String,
+        outside: OutsideWork?
+    ) {
         self.given = given
         self.transport = transport
         self.clock = clock
-        self.taskExecutor = taskExecutor
         self.baseURL = baseURL
+        self.route = route
+        self.urlRoute = urlRoute
+        self.outside = outside
     }
 
     /// Wall-clock time that follows the virtual clock: `clock.start` plus elapsed virtual time.
@@ -64,4 +83,31 @@ public struct DriverContext: Sendable {
         let clock = self.clock
         return { clock.date }
     }
+
+    /// A fresh configuration whose sessions send every request to this run's scripted backend,
+    /// for a stack that builds its own `URLSession` (completion handlers, delegates and
+    /// `data(for:)` alike). Ephemeral: nothing is cached or kept.
+    public func urlSessionConfiguration() -> URLSessionConfiguration {
+        ScriptedURLProtocol.configuration(route: urlRoute)
+    }
+
+    /// Declares work the stack hands to something the scenario cannot see (a `DispatchQueue`, a
+    /// thread, a callback API) and that will come back with Swift work: the runner waits for it
+    /// instead of calling the app idle, and nothing it enqueues counts as an escape. Call
+    /// ``OutsideWorkTicket/finish()`` when it is done.
+    public func outsideWork(_ label: String) -> OutsideWorkTicket {
+        guard let outside else { return OutsideWorkTicket(finish: {}) }
+        let id = outside.declare(label)
+        return OutsideWorkTicket(finish: { outside.finish(id) })
+    }
+}
+
+/// Work declared with ``DriverContext/outsideWork(_:)``, finished once.
+public struct OutsideWorkTicket: Sendable {
+    private let done: @Sendable () -> Void
+
+    init(finish: @escaping @Sendable () -> Void) { self.done = finish }
+
+    /// The work is over: the runner no longer waits for it.
+    public func finish() { done() }
 }

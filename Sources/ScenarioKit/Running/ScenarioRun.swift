@@ -7,10 +7,9 @@ final class ScenarioRun: @unchecked Sendable {
     private let scenario: Scenario
     private let driver: any ScenarioDriver
     private let options: RunOptions
-    private let executor = SimulationExecutor()
+    private let scheduler: ScenarioScheduler
     private let clock: VirtualClock
     private let backend: ScriptedBackend
-    private let outsideWork: OutsideWork?
     private var session: (any DriverSession)?
     private var handles: [String: PendingAction] = [:]
     private var steps: [StepResult] = []
@@ -23,15 +22,8 @@ final class ScenarioRun: @unchecked Sendable {
         self.options = options
         let clock = VirtualClock(start: scenario.clockStart)
         self.clock = clock
-        let executor = self.executor
-        if options.route == .urlSession {
-            let outsideWork = OutsideWork(changed: { executor.outsideWorkChanged() })
-            executor.watchOutsideWork { outsideWork.pending }
-            self.outsideWork = outsideWork
-        } else {
-            outsideWork = nil
-        }
-        backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: outsideWork)
+        scheduler = ScenarioScheduler(clock: clock)
+        backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: scheduler.outside)
     }
 
     /// A run failed in a way that ends it: stuck, busy, or a driver fault.
@@ -40,27 +32,45 @@ final class ScenarioRun: @unchecked Sendable {
         var location: SourceLocation?
     }
 
+    /// Runs the scenario on the calling thread, which becomes its runner thread. Scenarios in
+    /// one process take turns: what the capture installs is process-wide.
     func execute() -> ScenarioResult {
-        var route: String?
-        let transport: any HTTPTransport
+        Capture.turn.lock()
+        defer { Capture.turn.unlock() }
+        do {
+            try RuntimeHooks.install()
+        } catch {
+            return result(errorMessage: "\(error)", errorLocation: nil)
+        }
+        defer { RuntimeHooks.remove() }
+        Capture.begin(scheduler)
+        defer { Capture.end(scheduler) }
+
         let baseURL = URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/")
-        if let outsideWork {  // the URLSession route
-            let id = ScriptedURLProtocol.route(backend)
-            route = id
+        let route = ScriptedURLProtocol.route(backend)
+        ScriptedURLProtocol.serveUnrouted(route)
+        defer {
+            ScriptedURLProtocol.serveUnrouted(nil)
+            ScriptedURLProtocol.unroute(route)
+        }
+        let transport: any HTTPTransport
+        switch options.route {
+        case .urlSession:
             transport = RoutedURLSessionTransport(
-                route: id, inner: URLSessionTransport(baseURL: baseURL, session: ScriptedURLProtocol.makeSession()),
-                outsideWork: outsideWork)
-        } else {
+                route: route, inner: URLSessionTransport(baseURL: baseURL, session: ScriptedURLProtocol.makeSession()),
+                outsideWork: scheduler.outside)
+        case .direct:
             transport = ScriptedTransport(backend: backend)
         }
-        defer { route.map(ScriptedURLProtocol.unroute) }
 
         var errorMessage: String?
         var errorLocation: SourceLocation?
         do {
-            let context = DriverContext(given: scenario.given, transport: transport, clock: clock, taskExecutor: executor, baseURL: baseURL)
+            let context = DriverContext(
+                given: scenario.given, transport: transport, clock: clock, baseURL: baseURL, route: options.route, urlRoute: route,
+                outside: scheduler.outside)
             let driver = self.driver
-            let made = try onExecutor { () async -> Result<any DriverSession, any Error> in
+            let made = try onExecutor("makeSession(_:)") { () async -> Result<any DriverSession, any Error> in
                 do { return .success(try await driver.makeSession(context)) } catch { return .failure(error) }
             }
             switch made {
@@ -136,7 +146,7 @@ final class ScenarioRun: @unchecked Sendable {
     private func start(_ call: ActionCall) -> PendingAction {
         let pending = PendingAction(call: call)
         guard let session else { return pending }
-        Task(executorPreference: executor) {
+        Task {
             pending.outcome.set(await session.perform(call.action, arguments: call.arguments))
         }
         return pending
@@ -168,22 +178,27 @@ final class ScenarioRun: @unchecked Sendable {
     /// Runs jobs until the app is idle.
     private func settle() throws {
         do {
-            try executor.runUntilIdle()
+            try scheduler.runUntilIdle()
         } catch .busy(let jobs) {
             throw Abort(
                 message: "the app never became idle (\(jobs) jobs without a pause): a loop that does not wait on the clock or the network?")
         } catch .externalWorkTimedOut(let pending) {
-            throw Abort(message: "\(pending) request(s) inside URLSession did not come back within 30 s of real time")
+            throw Abort(message: "work outside the scenario did not come back within 30 s of real time: \(pending)")
+        }
+        let escapes = scheduler.escapes
+        if !escapes.isEmpty {
+            throw Abort(message: "escaped: " + escapes.joined(separator: "; "))
         }
     }
 
-    /// Runs async work on the simulation executor and returns its value once the app is idle.
-    private func onExecutor<T: Sendable>(_ body: @escaping @Sendable () async -> T) throws -> T {
+    /// Runs a driver call as a task of the scenario and returns its value once the app is idle.
+    private func onExecutor<T: Sendable>(_ call: String, _ body: @escaping @Sendable () async -> T) throws -> T {
         let box = ResultBox<T>()
-        Task(executorPreference: executor) { box.set(await body()) }
+        Task { box.set(await body()) }
         try settle()
         guard let value = box.value else {
-            throw Abort(message: "the driver did not answer without waiting: \(waitingSummary())", location: scenario.location)
+            throw Abort(
+                message: "the driver's \(call) did not answer without waiting: \(waitingSummary())", location: scenario.location)
         }
         return value
     }
@@ -249,15 +264,15 @@ final class ScenarioRun: @unchecked Sendable {
         var out: [AssertionResult] = []
         let location = expect.location
         if let state = expect.state {
-            let snapshot = try onExecutor { await session.snapshot() }
+            let snapshot = try onExecutor("snapshot()") { await session.snapshot() }
             out.append(compare(label: "state", expected: state, actual: snapshot, location: location))
         }
         if let alerts = expect.alerts {
-            let actual = try onExecutor { await session.alerts() }
+            let actual = try onExecutor("alerts()") { await session.alerts() }
             out.append(compare(label: "alerts", expected: .array(alerts), actual: .array(actual), location: location))
         }
         if let timeline = expect.timeline {
-            let actual = try onExecutor { await session.timeline() }
+            let actual = try onExecutor("timeline()") { await session.timeline() }
             out.append(compare(label: "timeline", expected: .array(timeline), actual: .array(actual), location: location))
         }
         if let requests = expect.requests {
@@ -338,7 +353,7 @@ final class ScenarioRun: @unchecked Sendable {
         // Unwind whatever still waits, so no task or continuation outlives the run.
         backend.cancelHeld()
         clock.cancelAll()
-        _ = try? executor.runUntilIdle(jobLimit: 100_000, externalWait: 5)
+        _ = try? scheduler.runUntilIdle(jobLimit: 100_000, externalWait: 5)
         clock.cancelAll()
     }
 

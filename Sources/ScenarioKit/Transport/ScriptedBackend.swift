@@ -44,6 +44,8 @@ public final class ScriptedBackend: @unchecked Sendable {
     private var firstUnmatchedLine: Int?
     /// On the URLSession route: which requests are away, so that idleness stays exact.
     private let outsideWork: OutsideWork?
+    /// What the run tracks as away on other threads; `nil` for a backend made outside a run.
+    var outside: OutsideWork? { outsideWork }
 
     /// Creates a backend serving `exchanges` on `clock`.
     public convenience init(exchanges: [Exchange], clock: VirtualClock) {

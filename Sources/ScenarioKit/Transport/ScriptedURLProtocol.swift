@@ -24,6 +24,26 @@ public final class ScriptedURLProtocol: URLProtocol {
     /// Forgets a route.
     public static func unroute(_ route: String) { routes.remove(route) }
 
+    /// The route of the scenario running in this process, for requests that carry none
+    /// (`URLSession.shared`, a session the stack built without the routed configuration).
+    nonisolated(unsafe) private static var runningRoute: String?
+    private static let registration: Void = { _ = URLProtocol.registerClass(ScriptedURLProtocol.self) }()
+
+    /// Serves requests without a route header from `route` while a scenario runs (`nil` stops).
+    static func serveUnrouted(_ route: String?) {
+        _ = registration
+        routes.withLock { runningRoute = route }
+    }
+
+    /// A configuration whose sessions this protocol serves for `route`: ephemeral, no cache.
+    public static func configuration(route: String) -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [ScriptedURLProtocol.self]
+        configuration.urlCache = nil
+        configuration.httpAdditionalHeaders = [routeHeader: route]
+        return configuration
+    }
+
     /// A URLSession whose requests this protocol serves (ephemeral: no cache, no cookies kept).
     public static func makeSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
@@ -32,26 +52,55 @@ public final class ScriptedURLProtocol: URLProtocol {
         return URLSession(configuration: configuration)
     }
 
+    /// The route a request belongs to: its header, or the running scenario's when the request
+    /// comes from that scenario (its thread, or any thread in a process that runs only scenarios).
+    private static func route(of request: URLRequest, onRunnerThread: Bool) -> String? {
+        if let route = request.value(forHTTPHeaderField: routeHeader) { return route }
+        guard onRunnerThread || Capture.ownsWholeProcess else { return nil }
+        return routes.withLock { runningRoute }
+    }
+
+    private static func key(_ request: URLRequest) -> String {
+        "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
+    }
+
     override public class func canInit(with request: URLRequest) -> Bool {
-        request.value(forHTTPHeaderField: routeHeader) != nil
+        // URLSession asks on the caller's thread when a task is resumed: the request is away
+        // from here on, before any of URLSession's threads has seen it.
+        guard let route = route(of: request, onRunnerThread: Capture.currentScheduler != nil) else { return false }
+        routes.backend(for: route)?.outside?.announce(key(request))
+        return true
     }
 
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     override public func startLoading() {
         let urlRequest = self.request
-        guard let route = urlRequest.value(forHTTPHeaderField: Self.routeHeader),
+        guard let route = Self.route(of: urlRequest, onRunnerThread: true),
             let backend = Self.routes.backend(for: route), let url = urlRequest.url
         else {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
             return
         }
         let request = Self.httpRequest(from: urlRequest, url: url)
-        let tag = urlRequest.value(forHTTPHeaderField: Self.tagHeader).flatMap { Int($0) }
+        let key = Self.key(urlRequest)
+        // Our own transport tags its requests and tracks them itself; others are tracked here
+        // until URLSession hands the answer on.
+        let transportTag = urlRequest.value(forHTTPHeaderField: Self.tagHeader).flatMap { Int($0) }
+        let outside = backend.outside
+        let tag: Int?
+        if let transportTag {
+            outside?.forget(key)
+            tag = transportTag
+        } else {
+            tag = outside?.beginLoad(key)
+        }
+        let ownTag = transportTag == nil ? tag : nil
         // URLProtocol is not Sendable; URLSession allows calling its client from any thread.
         let client = self.client
         nonisolated(unsafe) let loader = self
         backend.handle(request, tag: tag) { result in
+            defer { ownTag.map { outside?.delivered($0) } }
             switch result {
             case .success(let response):
                 var fields: [String: String] = [:]
@@ -133,6 +182,8 @@ private final class RouteTable: @unchecked Sendable {
     func remove(_ route: String) { lock.withLock { backends[route] = nil } }
 
     func backend(for route: String) -> ScriptedBackend? { lock.withLock { backends[route] } }
+
+    func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
 }
 
 /// The URLSession route's transport: tags each request with its run's route and its own tag,

@@ -5,7 +5,6 @@ public actor HealthMonitor {
     private let connectivity: any ConnectivitySource
     private let clock: any Clock<Duration>
     private let interval: Duration
-    private let effects: BackgroundEffects
     private var pollTask: Task<Void, Never>?
     /// Checks started so far; a check's result counts only if no newer one has started.
     private var checksStarted = 0
@@ -17,14 +16,12 @@ public actor HealthMonitor {
         client: APIClient,
         connectivity: any ConnectivitySource,
         clock: any Clock<Duration>,
-        interval: Duration,
-        effects: BackgroundEffects
+        interval: Duration
     ) {
         self.client = client
         self.connectivity = connectivity
         self.clock = clock
         self.interval = interval
-        self.effects = effects
     }
 
     /// Whether the polling loop is running.
@@ -69,7 +66,7 @@ public actor HealthMonitor {
         guard pollTask == nil else { return }
         let clock = clock
         let interval = interval
-        pollTask = effects.start { [weak self] in
+        pollTask = Task { [weak self] in
             while !Task.isCancelled {
                 do {
                     try await clock.sleep(for: interval)

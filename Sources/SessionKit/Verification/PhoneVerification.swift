@@ -7,7 +7,6 @@ public actor PhoneVerification {
     private let auth: AuthSession
     private let alerts: AlertCenter
     private let clock: any Clock<Duration>
-    private let effects: BackgroundEffects
     private let countdownSeconds: Int
     private var countdownTask: Task<Void, Never>?
     // Identifies the current countdown, so a tick of a cancelled one that was already on
@@ -22,14 +21,12 @@ public actor PhoneVerification {
         auth: AuthSession,
         alerts: AlertCenter,
         clock: any Clock<Duration>,
-        effects: BackgroundEffects,
         countdownSeconds: Int
     ) {
         self.client = client
         self.auth = auth
         self.alerts = alerts
         self.clock = clock
-        self.effects = effects
         self.countdownSeconds = countdownSeconds
     }
 
@@ -170,7 +167,7 @@ public actor PhoneVerification {
         countdownID += 1
         let id = countdownID
         let clock = clock
-        countdownTask = effects.start { [weak self] in
+        countdownTask = Task { [weak self] in
             while true {
                 do {
                     try await clock.sleep(for: Self.tick)

@@ -49,7 +49,7 @@ actor TestSession: DriverSession {
             return .value(["at": .string(context.clock.now.description)])
         case "poll":
             let clock = context.clock
-            poller = Task(executorPreference: context.taskExecutor) { [weak self] in
+            poller = Task { [weak self] in
                 while !Task.isCancelled {
                     do { try await clock.sleep(for: .seconds(10)) } catch { return }
                     await self?.tick()

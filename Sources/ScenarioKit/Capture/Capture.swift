@@ -1,0 +1,119 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Decides, for every job the runtime hands to the hooks, which running scenario owns it.
+///
+/// A job is a scenario's when it is enqueued from that scenario's runner thread (a `Task {}`,
+/// an actor hop, a main-actor hop, a `Task.sleep`), or when it is a job that scenario owned
+/// before and something outside resumes it (URLSession's threads delivering an answer). In a
+/// process that runs nothing but scenarios (``ScenarioProcess/claimWholeProcess()``), every job
+/// enqueued while a scenario runs is that scenario's, wherever it comes from. Anything else
+/// goes to the runtime's own executors untouched, so tests running beside a scenario are not
+/// captured.
+enum Capture {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var running: ScenarioScheduler?
+    /// Jobs a scenario owned, by address, so a resume from another thread finds its way back.
+    nonisolated(unsafe) private static var known: [UnsafeRawPointer: ScenarioScheduler] = [:]
+    nonisolated(unsafe) private static var wholeProcess = false
+
+    /// Scenarios run one at a time in a process: what the hooks capture is process-wide.
+    static let turn = NSLock()
+
+    static func claimWholeProcess() { lock.withLock { wholeProcess = true } }
+
+    static var ownsWholeProcess: Bool { lock.withLock { wholeProcess } }
+
+    /// Makes `scheduler` the running scenario, owned by the calling thread.
+    static func begin(_ scheduler: ScenarioScheduler) {
+        lock.withLock { running = scheduler }
+        RunnerThread.current = scheduler
+    }
+
+    /// Forgets the scenario: no job is captured for it any more.
+    static func end(_ scheduler: ScenarioScheduler) {
+        RunnerThread.current = nil
+        lock.withLock {
+            if running === scheduler { running = nil }
+            known = known.filter { $0.value !== scheduler }
+        }
+    }
+
+    /// The scheduler the calling thread runs, if it is a runner thread.
+    static var currentScheduler: ScenarioScheduler? { RunnerThread.current }
+
+    /// The owner of a job, and whether it came from outside the owner's thread.
+    private static func owner(of job: UnownedJob) -> (ScenarioScheduler, foreign: Bool)? {
+        let address = unsafeBitCast(job, to: UnsafeRawPointer.self)
+        if let mine = RunnerThread.current {
+            lock.withLock { known[address] = mine }
+            return (mine, false)
+        }
+        return lock.withLock {
+            if let owner = known[address] { return (owner, true) }
+            if wholeProcess, let running {
+                known[address] = running
+                return (running, true)
+            }
+            return nil
+        }
+    }
+
+    /// A job for the global concurrent executor; `false` leaves it to the runtime.
+    static func takeGlobal(_ job: UnownedJob) -> Bool {
+        guard let (scheduler, foreign) = owner(of: job) else { return false }
+        scheduler.enqueue(job, lane: .generic, foreign: foreign)
+        return true
+    }
+
+    /// A job for the main actor; `false` leaves it to the runtime.
+    static func takeMain(_ job: UnownedJob) -> Bool {
+        guard let (scheduler, foreign) = owner(of: job) else { return false }
+        scheduler.enqueue(job, lane: .main, foreign: foreign)
+        return true
+    }
+
+    /// A job to run after a delay (`Task.sleep`); `false` leaves it to the runtime.
+    static func takeTimed(_ job: UnownedJob, after delay: Duration) -> Bool {
+        guard let (scheduler, _) = owner(of: job) else { return false }
+        scheduler.schedule(job, after: delay)
+        return true
+    }
+}
+
+/// The scheduler a runner thread belongs to, kept in a thread-local slot.
+private enum RunnerThread {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static var current: ScenarioScheduler? {
+        get {
+            guard let raw = pthread_getspecific(key) else { return nil }
+            return Unmanaged<ScenarioScheduler>.fromOpaque(raw).takeUnretainedValue()
+        }
+        set {
+            if let old = pthread_getspecific(key) { Unmanaged<ScenarioScheduler>.fromOpaque(old).release() }
+            pthread_setspecific(key, newValue.map { Unmanaged.passRetained($0).toOpaque() })
+        }
+    }
+}
+
+/// Process-wide settings of the capture.
+public enum ScenarioProcess {
+    /// Declares that this process runs scenarios and nothing else (a command-line runner or one of
+    /// its workers): every Swift job enqueued while a scenario runs, from any thread, is then that
+    /// scenario's, and work that enters from a thread the scenario does not own is reported as an
+    /// escape. Without it (inside `swift test`, beside other tests) only jobs that can be traced to
+    /// the scenario are captured.
+    public static func claimWholeProcess() { Capture.claimWholeProcess() }
+}

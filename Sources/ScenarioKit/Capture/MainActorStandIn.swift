@@ -1,0 +1,60 @@
+import Foundation
+
+/// The executor the runtime reports as the main one while scenarios run.
+///
+/// Main-actor jobs of a scenario run on its runner thread, one at a time with its other jobs,
+/// "on" this executor, so `MainActor.assertIsolated()` and `assumeIsolated` hold there. Main-actor
+/// jobs that belong to no scenario go on to the real main queue, where isolation checks also
+/// hold (the main thread is this executor's too).
+final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
+    static let shared = MainActorStandIn()
+
+    @available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
+    func enqueue(_ job: consuming ExecutorJob) {
+        route(UnownedJob(job))
+    }
+
+    func enqueue(_ job: UnownedJob) {
+        route(job)
+    }
+
+    private func route(_ job: UnownedJob) {
+        if !Capture.takeMain(job) { RuntimeHooks.enqueueOnRealMain(job) }
+    }
+
+    func checkIsolated() {
+        if Thread.isMainThread { return }
+        if let scheduler = Capture.currentScheduler, scheduler.isRunningMainJob { return }
+        preconditionFailure("not on the main actor: neither the main thread nor a scenario's main-actor job")
+    }
+}
+
+/// What a scenario's nonisolated jobs run "on" where task executors do not exist yet: any job
+/// sent here goes back through the capture.
+final class GenericStandIn: SerialExecutor, @unchecked Sendable {
+    static let shared = GenericStandIn()
+
+    @available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
+    func enqueue(_ job: consuming ExecutorJob) {
+        route(UnownedJob(job))
+    }
+
+    func enqueue(_ job: UnownedJob) {
+        route(job)
+    }
+
+    private func route(_ job: UnownedJob) {
+        if !Capture.takeGlobal(job) { RuntimeHooks.enqueueOnGlobal(job) }
+    }
+}
+
+/// The task executor a scenario's nonisolated jobs run on, where the platform has task executors.
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+final class GenericTaskStandIn: TaskExecutor, @unchecked Sendable {
+    static let shared = GenericTaskStandIn()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if !Capture.takeGlobal(job) { RuntimeHooks.enqueueOnGlobal(job) }
+    }
+}

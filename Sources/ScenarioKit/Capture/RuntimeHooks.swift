@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The Swift runtime's enqueue hooks, found by name and set while at least one scenario runs.
+///
+/// The concurrency runtime consults these variables before it hands a job to the global
+/// concurrent executor, to a delayed or deadline queue (`Task.sleep`), and before it answers
+/// which executor is the main one. Setting them is how a scenario owns every job the stack
+/// makes without the stack naming an executor. The hooks are ABI of the runtime on Linux and
+/// Apple platforms alike; `swift-concurrency-extras` sets the first of them the same way.
+enum RuntimeHooks {
+    typealias EnqueueOriginal = @convention(thin) (UnownedJob) -> Void
+    typealias EnqueueHook = @convention(thin) (UnownedJob, EnqueueOriginal) -> Void
+    typealias DelayOriginal = @convention(thin) (UInt64, UnownedJob) -> Void
+    typealias DelayHook = @convention(thin) (UInt64, UnownedJob, DelayOriginal) -> Void
+    typealias DeadlineOriginal = @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob) -> Void
+    typealias DeadlineHook = @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob, DeadlineOriginal) -> Void
+    typealias MainExecutorOriginal = @convention(thin) () -> UnownedSerialExecutor
+    typealias MainExecutorHook = @convention(thin) (MainExecutorOriginal) -> UnownedSerialExecutor
+    typealias GetTime = @convention(thin) (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, Int32) -> Void
+    typealias EnqueueMain = @convention(thin) (UnownedJob) -> Void
+    typealias EnqueueGlobal = @convention(thin) (UnownedJob) -> Void
+
+    /// Pointers to the runtime's variables and functions; `nil` where a runtime lacks one.
+    private struct Symbols: @unchecked Sendable {
+        let global: UnsafeMutablePointer<EnqueueHook?>
+        let delay: UnsafeMutablePointer<DelayHook?>
+        let deadline: UnsafeMutablePointer<DeadlineHook?>
+        let mainExecutor: UnsafeMutablePointer<MainExecutorHook?>
+        let mainEnqueue: UnsafeMutablePointer<EnqueueHook?>
+        let getTime: GetTime
+        let enqueueMain: EnqueueMain
+        let enqueueGlobal: EnqueueGlobal
+    }
+
+    private static let symbols: Symbols? = {
+        guard let handle = dlopen(nil, RTLD_NOW) else { return nil }
+        func find(_ name: String) -> UnsafeMutableRawPointer? { dlsym(handle, name) }
+        guard let global = find("swift_task_enqueueGlobal_hook"),
+            let delay = find("swift_task_enqueueGlobalWithDelay_hook"),
+            let deadline = find("swift_task_enqueueGlobalWithDeadline_hook"),
+            let mainExecutor = find("swift_task_getMainExecutor_hook"),
+            let mainEnqueue = find("swift_task_enqueueMainExecutor_hook"),
+            let getTime = find("swift_get_time"),
+            let enqueueMain = find("swift_task_enqueueMainExecutor"),
+            let enqueueGlobal = find("swift_task_enqueueGlobal")
+        else { return nil }
+        return Symbols(
+            global: global.assumingMemoryBound(to: EnqueueHook?.self),
+            delay: delay.assumingMemoryBound(to: DelayHook?.self),
+            deadline: deadline.assumingMemoryBound(to: DeadlineHook?.self),
+            mainExecutor: mainExecutor.assumingMemoryBound(to: MainExecutorHook?.self),
+            mainEnqueue: mainEnqueue.assumingMemoryBound(to: EnqueueHook?.self),
+            getTime: unsafeBitCast(getTime, to: GetTime.self),
+            enqueueMain: unsafeBitCast(enqueueMain, to: EnqueueMain.self),
+            enqueueGlobal: unsafeBitCast(enqueueGlobal, to: EnqueueGlobal.self))
+    }()
+
+    /// Whether this runtime has every hook the capture needs.
+    static var available: Bool { symbols != nil }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var users = 0
+
+    /// Sets the hooks (the first user does); each call needs one ``remove()``.
+    static func install() throws(CaptureUnavailable) {
+        guard let symbols else { throw CaptureUnavailable() }
+        lock.withLock {
+            users += 1
+            guard users == 1 else { return }
+            symbols.global.pointee = { job, original in
+                if !Capture.takeGlobal(job) { original(job) }
+            }
+            symbols.delay.pointee = { nanoseconds, job, original in
+                if !Capture.takeTimed(job, after: .nanoseconds(Int64(clamping: nanoseconds))) { original(nanoseconds, job) }
+            }
+            symbols.deadline.pointee = { seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clockID, job, original in
+                let delay = RuntimeHooks.delay(untilSeconds: seconds, nanoseconds: nanoseconds, clockID: clockID)
+                if !Capture.takeTimed(job, after: delay) {
+                    original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clockID, job)
+                }
+            }
+            // Runtimes that send main-actor jobs straight to the main queue go through this one.
+            symbols.mainEnqueue.pointee = { job, original in
+                if !Capture.takeMain(job) { original(job) }
+            }
+            symbols.mainExecutor.pointee = { _ in MainActorStandIn.shared.asUnownedSerialExecutor() }
+        }
+    }
+
+    /// Clears the hooks once the last user is gone.
+    static func remove() {
+        guard let symbols else { return }
+        lock.withLock {
+            users -= 1
+            guard users == 0 else { return }
+            symbols.mainExecutor.pointee = nil
+            symbols.mainEnqueue.pointee = nil
+            symbols.deadline.pointee = nil
+            symbols.delay.pointee = nil
+            symbols.global.pointee = nil
+        }
+    }
+
+    /// Hands a job to the real main executor (the main thread's queue).
+    static func enqueueOnRealMain(_ job: UnownedJob) {
+        symbols?.enqueueMain(job)
+    }
+
+    /// Hands a job to the runtime's global concurrent executor (through the hooks, which pass it on).
+    static func enqueueOnGlobal(_ job: UnownedJob) {
+        symbols?.enqueueGlobal(job)
+    }
+
+    /// How far a deadline on one of the runtime's clocks is from now, to the nearest
+    /// millisecond: the caller read the clock a moment before the hook runs, and rounding
+    /// keeps that moment out of virtual time, so the same sleep always lands on the same instant.
+    private static func delay(untilSeconds seconds: Int64, nanoseconds: Int64, clockID: Int32) -> Duration {
+        var nowSeconds: Int64 = 0
+        var nowNanoseconds: Int64 = 0
+        symbols?.getTime(&nowSeconds, &nowNanoseconds, clockID)
+        let (secondsPart, overflow) = (seconds &- nowSeconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds > nowSeconds ? .seconds(Int64.max / 4) : .zero }
+        let remaining = secondsPart &+ (nanoseconds - nowNanoseconds)
+        let millis = (remaining + 500_000) / 1_000_000
+        return .milliseconds(max(0, millis))
+    }
+}
+
+/// This runtime lacks the hooks the capture needs.
+struct CaptureUnavailable: Error, CustomStringConvertible {
+    var description: String {
+        "this Swift runtime does not export the concurrency hooks scenarios need (swift_task_enqueueGlobal_hook and friends)"
+    }
+}
