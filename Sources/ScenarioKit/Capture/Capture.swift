@@ -88,6 +88,27 @@ enum Capture {
     }
 }
 
+extension Capture {
+    /// A sleep a stand-in executor was asked for. Durations of the runtime's clocks become
+    /// virtual time; a sleep on any other clock (a test clock of the app's) is that clock's
+    /// business, so it is handed to the runtime's global executor after the same virtual delay.
+    static func sleep<C: Clock>(_ job: UnownedJob, for delay: C.Duration, on clock: C) {
+        let duration = (delay as? Duration) ?? .zero
+        if !takeTimed(job, after: max(duration, .zero)) { RuntimeHooks.enqueueOnGlobal(job) }
+    }
+
+    /// A sleep until an instant. The caller read the real clock a moment before asking, so the
+    /// delay is taken to the nearest millisecond: the same sleep always lands on the same instant.
+    static func sleep<C: Clock>(_ job: UnownedJob, until instant: C.Instant, on clock: C) {
+        let delay = clock.now.duration(to: instant)
+        guard let duration = delay as? Duration else { return sleep(job, for: delay, on: clock) }
+        let parts = duration.components
+        let millis = (Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15).rounded()
+        let rounded: Duration = millis >= 9e15 ? .seconds(Int64(9e12)) : .milliseconds(Int64(max(0, millis)))
+        if !takeTimed(job, after: rounded) { RuntimeHooks.enqueueOnGlobal(job) }
+    }
+}
+
 /// The scheduler a runner thread belongs to, kept in a thread-local slot.
 private enum RunnerThread {
     private static let key: pthread_key_t = {

@@ -1,5 +1,9 @@
 import Foundation
 
+#if compiler(>=6.3)
+    @_spi(ExperimentalScheduling) import _Concurrency
+#endif
+
 /// The executor the runtime reports as the main one while scenarios run.
 ///
 /// Main-actor jobs of a scenario run on its runner thread, one at a time with its other jobs,
@@ -58,3 +62,33 @@ final class GenericTaskStandIn: TaskExecutor, @unchecked Sendable {
         if !Capture.takeGlobal(job) { RuntimeHooks.enqueueOnGlobal(job) }
     }
 }
+
+// Since Swift 6.3 `Task.sleep` asks the executor it runs on first: when that is one of these,
+// the sleep becomes a deadline on the scenario's virtual clock, exactly, with no hook involved.
+#if compiler(>=6.3)
+    @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+    extension MainActorStandIn: SchedulingExecutor {
+        var asSchedulingExecutor: (any SchedulingExecutor)? { self }
+
+        func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+            Capture.sleep(UnownedJob(job), for: delay, on: clock)
+        }
+
+        func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+            Capture.sleep(UnownedJob(job), until: instant, on: clock)
+        }
+    }
+
+    @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+    extension GenericTaskStandIn: SchedulingExecutor {
+        var asSchedulingExecutor: (any SchedulingExecutor)? { self }
+
+        func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+            Capture.sleep(UnownedJob(job), for: delay, on: clock)
+        }
+
+        func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+            Capture.sleep(UnownedJob(job), until: instant, on: clock)
+        }
+    }
+#endif

@@ -41,15 +41,14 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Queues a job. A job from another thread is expected only while outside work is away;
     /// otherwise it escaped (a `DispatchQueue` hop, a `Thread`, a real timer) and is reported.
     func enqueue(_ job: UnownedJob, lane: Lane, foreign: Bool) {
-        var note: String?
-        if foreign, !outside.pickUp() {
-            let thread = Thread.current.name.flatMap { $0.isEmpty ? nil : "'\($0)'" } ?? "an unnamed thread"
-            note =
-                "a \(lane == .main ? "main-actor " : "")job was enqueued from \(thread), outside the scenario, while nothing outside was expected to come back (a DispatchQueue hop, a Thread or a real timer?); declare such work with DriverContext.outsideWork(_:)"
-        }
         condition.withLock {
+            // Picked up under the queue's lock: the runner never sees the answer gone and the job not yet queued.
+            if foreign, !outside.pickUp(), escapeNotes.count < 20 {
+                let note =
+                    "a \(lane == .main ? "main-actor " : "")job was enqueued from another thread while nothing outside the scenario was expected to come back (a DispatchQueue hop, a Thread or a real timer?); declare such work with DriverContext.outsideWork(_:)"
+                if !escapeNotes.contains(note) { escapeNotes.append(note) }
+            }
             queue.append((job, lane))
-            if let note, escapeNotes.count < 20, !escapeNotes.contains(note) { escapeNotes.append(note) }
             condition.signal()
         }
     }
@@ -111,6 +110,19 @@ final class ScenarioScheduler: @unchecked Sendable {
             ran += 1
             if ran > jobLimit { throw .busy(jobs: ran) }
         }
+    }
+
+    /// Waits up to `seconds` of real time for a job from another thread; returns whether one came.
+    /// Only for a run about to be called stuck: work that escaped to another thread is usually
+    /// still on its way back, and naming it beats calling the run stuck.
+    func awaitStraggler(seconds: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while head == queue.count {
+            if !condition.wait(until: deadline) { return head < queue.count }
+        }
+        return true
     }
 
     private func run(_ job: UnownedJob, lane: Lane) {

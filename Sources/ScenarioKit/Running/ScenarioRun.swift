@@ -26,6 +26,10 @@ final class ScenarioRun: @unchecked Sendable {
         backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: scheduler.outside)
     }
 
+    /// How long a run about to be called stuck waits, in real time, for work coming back from
+    /// another thread, so an escape is named as one. Only failing runs ever wait.
+    static let stragglerWait: TimeInterval = 1
+
     /// A run failed in a way that ends it: stuck, busy, or a driver fault.
     private struct Abort: Error {
         var message: String
@@ -158,6 +162,10 @@ final class ScenarioRun: @unchecked Sendable {
         let started = clock.now
         while actions.contains(where: { $0.result == nil }) {
             guard let next = clock.nextDeadline, started.duration(to: next) <= scenario.timeLimit else {
+                if clock.nextDeadline == nil, scheduler.awaitStraggler(seconds: Self.stragglerWait) {
+                    try settle()
+                    continue
+                }
                 throw Abort(message: stuckMessage(actions.filter { $0.result == nil }), location: step.location)
             }
             try advance(to: next)
@@ -196,6 +204,7 @@ final class ScenarioRun: @unchecked Sendable {
         let box = ResultBox<T>()
         Task { box.set(await body()) }
         try settle()
+        if box.value == nil, clock.nextDeadline == nil, scheduler.awaitStraggler(seconds: Self.stragglerWait) { try settle() }
         guard let value = box.value else {
             throw Abort(
                 message: "the driver's \(call) did not answer without waiting: \(waitingSummary())", location: scenario.location)

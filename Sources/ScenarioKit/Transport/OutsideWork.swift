@@ -51,12 +51,17 @@ final class OutsideWork: @unchecked Sendable {
     }
 
     /// A request URLSession announced is under way and tracked by its sender.
-    func forget(_ key: String) { update { announced.removeAll { $0.key == key } } }
+    func forget(_ key: String) { update { removeAnnouncement(key) } }
+
+    /// One announcement per request: requests with the same method and URL may be in flight at once.
+    private func removeAnnouncement(_ key: String) {
+        if let index = announced.firstIndex(where: { $0.key == key }) { announced.remove(at: index) }
+    }
 
     /// The protocol starts loading an announced request; returns its tag.
     func beginLoad(_ key: String) -> Int {
         let tag = begin()
-        update { announced.removeAll { $0.key == key } }
+        update { removeAnnouncement(key) }
         return tag
     }
 
@@ -71,16 +76,15 @@ final class OutsideWork: @unchecked Sendable {
 
     /// A job arrived from another thread. Returns whether something outside was expected to come
     /// back; a delivered answer counts as picked up.
+    /// The caller holds the lock `changed` takes and signals the runner itself.
     func pickUp() -> Bool {
-        let expected: Bool = lock.withLock {
+        lock.withLock {
             if !deliveries.isEmpty {
                 deliveries.removeFirst()
                 return true
             }
             return !inFlight.subtracting(parked).isEmpty || !announced.isEmpty || !declared.isEmpty
         }
-        changed()
-        return expected
     }
 
     /// Work a driver declares; returns its id for ``finish(_:)``.

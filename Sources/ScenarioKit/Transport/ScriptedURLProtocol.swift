@@ -100,7 +100,8 @@ public final class ScriptedURLProtocol: URLProtocol {
         let client = self.client
         nonisolated(unsafe) let loader = self
         backend.handle(request, tag: tag) { result in
-            defer { ownTag.map { outside?.delivered($0) } }
+            // Counted before URLSession sees the answer, so its pick-up cannot come first.
+            ownTag.map { outside?.delivered($0) }
             switch result {
             case .success(let response):
                 var fields: [String: String] = [:]

@@ -1,0 +1,127 @@
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import ScenarioKit
+
+/// The scenario owns every Swift job of a stack written without the engine in mind.
+@Suite struct CaptureTests {
+    static let routes = RunOptions.Route.allCases
+
+    private func run(_ scenario: Scenario, route: RunOptions.Route) async -> ScenarioResult {
+        await ScenarioRunner(driver: AppStyleDriver(), options: RunOptions(route: route)).run(scenario)
+    }
+
+    /// Five concurrent 403s through the app's own URLSession, each hopping to the main actor.
+    private var burst: Scenario {
+        Build.scenario(
+            exchanges: [Build.exchange("feed-403", path: "/feed", status: 403, times: 5, release: .whenPending(5))],
+            steps: [Build.step(.perform(Build.call("get", ["path": "/feed"]), parallel: 5, expect: .value(["status": 403])))],
+            expect: Expectations(state: ["screen": "login"], alerts: ["Account Blocked"], timeline: ["unauthenticated"]))
+    }
+
+    @Test(arguments: routes) func mainActorStateAndItsOwnSessionGiveOneTranscript(route: RunOptions.Route) async {
+        let first = await run(burst, route: route)
+        #expect(first.status == .passed, "\(first.errorMessage ?? first.failureSummary)")
+        for _ in 0..<(ProcessInfo.processInfo.environment["DBG"] != nil ? 3 : 99) {
+            let again = await run(burst, route: route)
+            #expect(again.status == .passed, "\(again.errorMessage ?? again.failureSummary)")
+            #expect(again.transcript == first.transcript)
+        }
+    }
+
+    @Test func aStackThatAlertsTwiceIsCaught() async {
+        var scenario = burst
+        scenario.expect.alerts = ["Account Blocked", "Account Blocked"]
+        let result = await run(scenario, route: .direct)
+        #expect(result.status == .failed)
+    }
+
+    @Test(arguments: routes) func taskSleepRunsOnVirtualTime(route: RunOptions.Route) async {
+        let scenario = Build.scenario(
+            exchanges: [Build.exchange("later", path: "/later")],
+            steps: [Build.step(.perform(Build.call("napThenGet", ["path": "/later"]), parallel: 1, expect: .value(["status": 200])))])
+        let result = await run(scenario, route: route)
+        #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)")
+        #expect(result.virtualTime == .seconds(3600), "\(result.transcript)")
+    }
+
+    @Test(arguments: routes) func completionHandlersAndTheSharedSessionAreServed(route: RunOptions.Route) async {
+        let scenario = Build.scenario(
+            exchanges: [Build.exchange("handler", path: "/handler"), Build.exchange("shared", path: "/shared", status: 204)],
+            steps: [
+                Build.step(.perform(Build.call("getWithHandler", ["path": "/handler"]), parallel: 3, expect: .value(["status": 200]))),
+                Build.step(.perform(Build.call("getShared", ["path": "/shared"]), parallel: 1, expect: .value(["status": 204]))),
+            ])
+        var handler = scenario
+        handler.exchanges[0].times = 3
+        let result = await run(handler, route: route)
+        #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)")
+    }
+
+    @Test func detachedTasksGroupsAndMainActorRunAreCaptured() async {
+        let scenario = Build.scenario(
+            steps: [Build.step(.perform(Build.call("fanOut"), parallel: 1, expect: .value(["count": 6, "timeline": 1])))])
+        for _ in 0..<20 {
+            let result = await run(scenario, route: .direct)
+            #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)")
+        }
+    }
+
+    @Test func workResumedFromADispatchQueueIsAnEscape() async {
+        let scenario = Build.scenario(
+            steps: [Build.step(.perform(Build.call("escapeViaDispatch"), parallel: 1, expect: .ok))])
+        for _ in 0..<5 {
+            let result = await run(scenario, route: .direct)
+            #expect(result.status == .error)
+            #expect(result.errorMessage?.contains("escaped") == true, "\(result.errorMessage ?? "")")
+        }
+    }
+
+    @Test func declaredOutsideWorkIsWaitedFor() async {
+        let scenario = Build.scenario(
+            steps: [Build.step(.perform(Build.call("declaredDispatch"), parallel: 1, expect: .ok))])
+        for _ in 0..<5 {
+            let result = await run(scenario, route: .direct)
+            #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)")
+        }
+    }
+
+    @Test func aDriverThatDoesNotAnswerIsNamed() async {
+        let scenario = Build.scenario(steps: [Build.step(.runUntilIdle)], given: ["hangOnStart": true])
+        let result = await run(scenario, route: .direct)
+        #expect(result.status == .error)
+        #expect(result.errorMessage?.contains("makeSession") == true, "\(result.errorMessage ?? "")")
+    }
+
+    @Test func ordinaryTasksBesideAScenarioAreNotCaptured() async throws {
+        // Real sleeps and main-actor hops of code that is not the scenario's must keep running on
+        // the runtime's own executors while scenarios run.
+        let beside = Task.detached { () -> [String] in
+            var threads: [String] = []
+            for _ in 0..<40 {
+                try? await Task.sleep(for: .milliseconds(1))
+                threads.append(currentThreadName())
+                threads.append(await MainActor.run { currentThreadName() })
+            }
+            return threads
+        }
+        for _ in 0..<20 {
+            let result = await run(burst, route: .direct)
+            #expect(result.status == .passed)
+        }
+        let threads = await beside.value
+        #expect(threads.count == 80)
+        #expect(!threads.contains { $0.hasPrefix("scenario ") }, "an ordinary task ran on a scenario's thread")
+    }
+}
+
+extension ScenarioResult {
+    /// Every failed assertion's message, for test diagnostics.
+    var failureSummary: String {
+        steps.flatMap(\.assertions).filter { !$0.passed }.map(\.message).joined(separator: "; ")
+    }
+}
+
+/// The calling thread's name (a function: `Thread.current` is not for async code).
+private func currentThreadName() -> String { Thread.current.name ?? "" }

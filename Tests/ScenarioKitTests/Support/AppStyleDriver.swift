@@ -1,0 +1,159 @@
+import Foundation
+import HTTPCore
+
+@testable import ScenarioKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A stack written the way app teams write it, with nothing for the engine's sake: state on the
+/// main actor, its own URLSession, unstructured tasks, `Task.sleep` on the real clock API, a
+/// completion-handler call and `URLSession.shared`. No executor is named anywhere.
+struct AppStyleDriver: ScenarioDriver {
+    var name: String { "AppStyle" }
+    var actions: [ActionSpec] {
+        [
+            ActionSpec("get", "GET a path with the app's own session", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
+            ActionSpec("getWithHandler", "GET with a completion handler", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
+            ActionSpec("getShared", "GET through URLSession.shared", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
+            ActionSpec("napThenGet", "Task.sleep an hour, then GET", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
+            ActionSpec("fanOut", "three detached tasks and a task group hop through an actor"),
+            ActionSpec("escapeViaDispatch", "resume from DispatchQueue.global"),
+            ActionSpec("declaredDispatch", "resume from DispatchQueue.global, declared as outside work"),
+        ]
+    }
+    var givenKeys: [GivenSpec] { [GivenSpec("hangOnStart", .boolean, "never finish makeSession")] }
+
+    func makeSession(_ context: DriverContext) async throws -> any DriverSession {
+        if context.given["hangOnStart"]?.boolValue == true {
+            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        }
+        let store = AppStore()
+        return AppStyleSession(
+            context: context, store: store, session: URLSession(configuration: context.urlSessionConfiguration()))
+    }
+}
+
+/// The app's observable state; every change happens on the main actor.
+@MainActor final class AppStore {
+    var screen = "home"
+    var alerts: [String] = []
+    var timeline: [String] = []
+    private var blockHandled = false
+
+    /// The blocked-user guard: once per session, on the main actor.
+    func accountBlocked() {
+        MainActor.assertIsolated()
+        guard !blockHandled else { return }
+        blockHandled = true
+        screen = "login"
+        alerts.append("Account Blocked")
+        timeline.append("unauthenticated")
+    }
+}
+
+actor Tally {
+    var count = 0
+    func add() -> Int {
+        count += 1
+        return count
+    }
+}
+
+final class AppStyleSession: DriverSession, @unchecked Sendable {
+    let context: DriverContext
+    let store: AppStore
+    let session: URLSession
+    let tally = Tally()
+
+    init(context: DriverContext, store: AppStore, session: URLSession) {
+        self.context = context
+        self.store = store
+        self.session = session
+    }
+
+    private func url(_ arguments: JSONValue) -> URL {
+        context.baseURL.appendingPathComponent(arguments["path"]?.stringValue ?? "/")
+    }
+
+    private func handle(status: Int) -> ActionResult {
+        if status == 403 {
+            // Fire and forget onto the main actor, as app code does.
+            Task { @MainActor [store] in store.accountBlocked() }
+        }
+        return .value(["status": .number(Double(status))])
+    }
+
+    func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
+        do {
+            switch action {
+            case "get":
+                let (_, response) = try await session.data(for: URLRequest(url: url(arguments)))
+                return handle(status: (response as? HTTPURLResponse)?.statusCode ?? 0)
+            case "getWithHandler":
+                let session = self.session
+                let request = URLRequest(url: url(arguments))
+                let status: Int = try await withCheckedThrowingContinuation { continuation in
+                    session.dataTask(with: request) { _, response, error in
+                        if let error { continuation.resume(throwing: error) } else {
+                            continuation.resume(returning: (response as? HTTPURLResponse)?.statusCode ?? 0)
+                        }
+                    }.resume()
+                }
+                return handle(status: status)
+            case "getShared":
+                let (_, response) = try await URLSession.shared.data(for: URLRequest(url: url(arguments)))
+                return handle(status: (response as? HTTPURLResponse)?.statusCode ?? 0)
+            case "napThenGet":
+                try await Task.sleep(for: .seconds(3600))
+                let (_, response) = try await session.data(for: URLRequest(url: url(arguments)))
+                return handle(status: (response as? HTTPURLResponse)?.statusCode ?? 0)
+            case "fanOut":
+                let tally = self.tally
+                for _ in 0..<3 { _ = await Task.detached { await tally.add() }.value }
+                await withTaskGroup(of: Int.self) { group in
+                    for _ in 0..<3 { group.addTask { await tally.add() } }
+                }
+                let total = await MainActor.run { [store] in
+                    MainActor.assertIsolated()
+                    store.timeline.append("fanned out")
+                    return store.timeline.count
+                }
+                return .value(["count": .number(Double(await tally.count)), "timeline": .number(Double(total))])
+            case "escapeViaDispatch":
+                // A real timer on a dispatch queue: it fires after the task has suspended. (A resume
+                // that wins the race with the suspension looks like a plain call and is not an escape.)
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { continuation.resume() }
+                }
+                return .value(.null)
+            case "declaredDispatch":
+                let ticket = context.outsideWork("a global dispatch queue")
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().async {
+                        continuation.resume()
+                        ticket.finish()
+                    }
+                }
+                return .value(.null)
+            default:
+                return .error(["code": "unknownAction"])
+            }
+        } catch {
+            return .error(["code": .string("\(type(of: error))")])
+        }
+    }
+
+    func snapshot() async -> JSONValue {
+        await MainActor.run { [store] in ["screen": .string(store.screen)] }
+    }
+
+    func alerts() async -> [JSONValue] {
+        await MainActor.run { [store] in store.alerts.map { .string($0) } }
+    }
+
+    func timeline() async -> [JSONValue] {
+        await MainActor.run { [store] in store.timeline.map { .string($0) } }
+    }
+}
