@@ -12,19 +12,25 @@ public struct HARReader: Sendable {
 
     /// The file name used in issue locations.
     public let file: String
+    /// The size bound this reader applies.
+    public let maximumBytes: Int
+    /// The entry bound this reader applies.
+    public let maximumEntries: Int
 
-    /// Creates a reader naming `file` in issues.
-    public init(file: String) {
+    /// Creates a reader naming `file` in issues, with the default bounds unless told otherwise.
+    public init(file: String, maximumBytes: Int = HARReader.maximumBytes, maximumEntries: Int = HARReader.maximumEntries) {
         self.file = file
+        self.maximumBytes = maximumBytes
+        self.maximumEntries = maximumEntries
     }
 
     /// Parses a HAR document.
     /// - Throws: a ``LoadIssue`` for text that is not JSON, too big, too deep, or not shaped like HAR.
     public func read(_ data: Data) throws(LoadIssue) -> HARLog {
-        guard data.count <= Self.maximumBytes else {
+        guard data.count <= maximumBytes else {
             throw issue(
                 nil, at: JSONPath.root,
-                "the file has \(data.count) bytes, more than the \(Self.maximumBytes) a trace may have",
+                "the file has \(data.count) bytes, more than the \(maximumBytes) a trace may have",
                 hint: "export only the requests of the bug (filter by host or time in the capturing tool)")
         }
         guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
@@ -38,9 +44,9 @@ public struct HARReader: Sendable {
         let entriesPath = JSONPath.appending(logPath, key: "entries")
         let entriesNode = try member("entries", of: log, at: logPath, as: "an array")
         guard let elements = entriesNode.elements else { throw typeIssue(entriesNode, at: entriesPath, expected: "an array of entries") }
-        guard elements.count <= Self.maximumEntries else {
+        guard elements.count <= maximumEntries else {
             throw issue(
-                entriesNode, at: entriesPath, "\(elements.count) entries are more than the \(Self.maximumEntries) a trace may have",
+                entriesNode, at: entriesPath, "\(elements.count) entries are more than the \(maximumEntries) a trace may have",
                 hint: "export only the requests of the bug")
         }
         var entries: [HARLog.Entry] = []
