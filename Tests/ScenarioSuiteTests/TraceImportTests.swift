@@ -98,7 +98,10 @@ import Testing
         let scenario = try #require(JSONValue.parse(Data(document.utf8)))
         // One step (the call); the refresh and the retry are exchanges only; the script is dropped.
         #expect(scenario["steps"]?.arrayValue?.count == 1)
-        #expect(scenario["exchanges"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["get-feed-401", "post-auth-refresh-200", "get-feed-200"])
+        #expect(
+            scenario["exchanges"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [
+                "get-feed-401", "post-auth-refresh-200", "get-feed-200",
+            ])
         // The new token the refresh answer carries is the one the retry sends, under one placeholder.
         let refreshAnswer = scenario["exchanges"]?.arrayValue?[1]["response"]?["json"]?["data"]?["access_token"]?.stringValue
         let retryHeader = scenario["exchanges"]?.arrayValue?[2]["request"]?["headers"]?["Authorization"]?.stringValue

@@ -37,6 +37,9 @@ public struct TraceRedactor: Sendable {
     /// Header names whose whole value is a credential, besides `Authorization` and cookies.
     static let keyHeaderWords = ["apikey", "token", "secret", "auth", "session", "password", "signature"]
 
+    /// Cookie values shorter than this are preferences, not credentials.
+    static let minimumCookieLength = 8
+
     /// Creates a redactor.
     public init() {}
 
@@ -124,13 +127,15 @@ private struct SecretFinder {
             case "cookie":
                 for pair in field.value.split(separator: ";") {
                     let parts = pair.split(separator: "=", maxSplits: 1)
-                    if parts.count == 2 { add(String(parts[1]), .cookie) }
+                    // Preference cookies (`theme=dark`) are short; a short value replaced
+                    // everywhere would eat ordinary words. Session cookies are long.
+                    if parts.count == 2, parts[1].count >= TraceRedactor.minimumCookieLength { add(String(parts[1]), .cookie) }
                 }
             case "setcookie":
                 // Only the cookie's own value: attributes such as Path are not secret.
                 let first = field.value.split(separator: ";").first.map(String.init) ?? ""
                 let parts = first.split(separator: "=", maxSplits: 1)
-                if parts.count == 2 { add(String(parts[1]), .cookie) }
+                if parts.count == 2, parts[1].count >= TraceRedactor.minimumCookieLength { add(String(parts[1]), .cookie) }
             default:
                 if TraceRedactor.keyHeaderWords.contains(where: name.contains) || SecretRedactor.isSecretKey(name) {
                     add(field.value, .apiKey)
