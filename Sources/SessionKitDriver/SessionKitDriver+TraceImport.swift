@@ -14,6 +14,7 @@ extension SessionKitDriver {
                     .init("POST", "/auth/register"), action: "register",
                     arguments: ["name": "name", "email": "email", "password": "password"]),
                 .init(.init("POST", "/auth/logout"), action: "logout"),
+                .init(.init("POST", "/auth/password/forgot"), action: "forgotPassword", arguments: ["email": "email"]),
             ],
             startAction: "bootstrap",
             startRequests: [.init("GET", "/health"), .init("GET", "/users/me"), .init("GET", "/users/me/blocked")],
