@@ -8,7 +8,7 @@ extension HARLog {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let entries: [JSONValue] = entries.map { entry in
             let time = (entry.time * 1000).rounded() / 1000
-            return [
+            var object: JSONObject = [
                 "startedDateTime": .string(formatter.string(from: entry.started)),
                 "time": .number(time),
                 "request": Self.requestDocument(entry.request),
@@ -16,6 +16,8 @@ extension HARLog {
                 "cache": [:],
                 "timings": ["send": 0, "wait": .number(time), "receive": 0],
             ]
+            if let inFlight = entry.inFlight { object["_inFlight"] = .number(Double(inFlight)) }
+            return .object(object)
         }
         return [
             "log": [

@@ -24,13 +24,18 @@ public struct HARLog: Sendable, Hashable {
         public var request: Request
         /// The response, or `nil` when the exporter recorded none (a failed or cancelled request).
         public var response: Response?
+        /// How many other requests were in flight when this one was sent, when the recorder knew
+        /// (`_inFlight`, written by ``RecordingTransport``): on a virtual clock, concurrent and
+        /// back-to-back requests can share an instant, and only this tells them apart.
+        public var inFlight: Int?
 
         /// Creates an entry.
-        public init(started: Date, time: Double, request: Request, response: Response?) {
+        public init(started: Date, time: Double, request: Request, response: Response?, inFlight: Int? = nil) {
             self.started = started
             self.time = time
             self.request = request
             self.response = response
+            self.inFlight = inFlight
         }
 
         /// When the response was complete.

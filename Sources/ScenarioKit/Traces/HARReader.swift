@@ -75,7 +75,8 @@ public struct HARReader: Sendable {
         if time == 0, let timings = node["timings"]?.value.objectValue {
             time = ["blocked", "dns", "connect", "send", "wait", "receive"].reduce(0) { $0 + nonNegative(timings[$1]?.numberValue) }
         }
-        return HARLog.Entry(started: started, time: time, request: request, response: response)
+        let inFlight = node["_inFlight"]?.value.intValue.flatMap { $0 >= 0 ? $0 : nil }
+        return HARLog.Entry(started: started, time: time, request: request, response: response, inFlight: inFlight)
     }
 
     private func readRequest(_ node: JSONNode, at path: String) throws(LoadIssue) -> HARLog.Request {

@@ -200,7 +200,9 @@ public struct TraceImporter: Sendable {
         var groups: [[Int]] = []
         var groupEnd = Date.distantPast
         for (position, item) in items.enumerated() where item.role == .step {
-            if let last = groups.indices.last, item.entry.started < groupEnd {
+            // A recorder that counted requests in flight says for sure; otherwise times overlap.
+            let overlaps = item.entry.inFlight.map { $0 > 0 } ?? (item.entry.started < groupEnd)
+            if let last = groups.indices.last, overlaps {
                 groups[last].append(position)
                 groupEnd = max(groupEnd, item.entry.ended)
             } else {

@@ -45,6 +45,9 @@ struct ImportCommand: Command {
             log = result.log
             redaction = result.report.description
         }
+        var options = self.options
+        // A trace this tool exported carries exact virtual times: every gap is meant.
+        if log.creator == "SessionScenarios" { options.minimumGap = .milliseconds(1) }
         let imported: (scenario: JSONValue, summary: TraceImporter.Summary)
         do {
             imported = try TraceImporter(spec: context.driver.traceImport, options: options).makeScenario(from: log, file: input)
