@@ -106,7 +106,8 @@ public struct TraceImporter: Sendable {
         document["exchanges"] = .array(exchanges.map(\.document))
         document["steps"] = .array(steps)
         var counts = JSONObject()
-        for exchange in exchanges { counts[exchange.id] = .number(Double(exchange.times)) }
+        // Ids are unique by construction: append, not the keyed setter (a search per member).
+        for exchange in exchanges { counts.appendNew(exchange.id, .number(Double(exchange.times))) }
         document["expect"] = ["requests": ["total": .number(Double(items.count)), "counts": .object(counts)]]
         return (.object(document), summary)
     }
@@ -344,6 +345,7 @@ public struct TraceImporter: Sendable {
         }
         // Each step lasts until the next one starts: the stack's own requests in between are its.
         let starts = groups.map { items[$0[0]].entry.started }
+        var cursor = 0
         for (number, group) in groups.enumerated() {
             let start = starts[number]
             let gapMilliseconds = Int((start.timeIntervalSince(clockEnd) * 1000).rounded(.down))
@@ -372,9 +374,13 @@ public struct TraceImporter: Sendable {
                 }
                 steps.append(["group": .array(members)])
             }
+            // The items are sorted by start: walk them once, not once per step.
             let nextStart = number + 1 < starts.count ? starts[number + 1] : Date.distantFuture
-            let ends = items.filter { $0.entry.started >= start && $0.entry.started < nextStart }.map(\.entry.ended)
-            clockEnd = max(clockEnd, ends.max() ?? start)
+            while cursor < items.count, items[cursor].entry.started < start { cursor += 1 }
+            while cursor < items.count, items[cursor].entry.started < nextStart {
+                clockEnd = max(clockEnd, items[cursor].entry.ended)
+                cursor += 1
+            }
         }
         return steps
     }
