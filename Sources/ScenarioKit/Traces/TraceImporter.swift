@@ -230,6 +230,7 @@ public struct TraceImporter: Sendable {
         var drafts: [(id: String, first: Int, times: Int, after: String?, group: Int?)] = []
         var lastByKey: [String: Int] = [:]  // key → draft index
         var usedIDs: Set<String> = []
+        var nextNumbers: [String: Int] = [:]
         for position in items.indices {
             let item = items[position]
             let key = item.matchKey
@@ -241,7 +242,7 @@ public struct TraceImporter: Sendable {
                 items[position].exchange = draftIndex
                 continue
             }
-            let id = uniqueID(for: item, used: &usedIDs)
+            let id = uniqueID(for: item, used: &usedIDs, nextNumber: &nextNumbers)
             let after = lastByKey[key].map { drafts[$0].id }
             drafts.append((id, position, 1, after, group))
             lastByKey[key] = drafts.count - 1
@@ -274,18 +275,20 @@ public struct TraceImporter: Sendable {
         return a.status == b.status && a.body == b.body && keptHeaders(a.headers) == keptHeaders(b.headers)
     }
 
-    private func uniqueID(for item: Item, used: inout Set<String>) -> String {
+    private func uniqueID(for item: Item, used: inout Set<String>, nextNumber: inout [String: Int]) -> String {
         let slug = item.path.split(separator: "/").map { part in
             String(part.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
         }.joined(separator: "-")
         let status = item.entry.response.map { String($0.status) } ?? "fault"
         let base = "\(item.entry.request.method.lowercased())-\(slug.isEmpty ? "root" : slug)-\(status)"
         var id = base
-        var number = 2
+        // Counting on from the last number given to this base keeps long traces linear.
+        var number = nextNumber[base, default: 2]
         while !used.insert(id).inserted {
             id = "\(base)-\(number)"
             number += 1
         }
+        nextNumber[base] = number
         return id
     }
 
