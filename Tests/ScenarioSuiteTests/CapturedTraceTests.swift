@@ -37,6 +37,21 @@ import Testing
         #expect(none.result.status == .failed)
     }
 
+    @Test func aCaptureOfTheBuggyRunFailsUntilTheBugIsFixed() async throws {
+        // The author finishes the imported draft with what should have happened: one alert.
+        let (document, _) = try await TraceImportTests.importAndRun("mitmproxy/concurrent-403s.har") { object in
+            TraceImportTests.setExpect(&object, "alerts", [["title": "Account Blocked"]])
+        }
+        let driver = ScenarioSuiteTests.driver
+        let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
+            .load(data: Data(document.utf8), file: "field.json", id: "field").get()
+        let buggy = await ScenarioRunner(driver: DoubleAlertDriver(base: driver)).run(scenario)
+        #expect(buggy.status == .failed)
+        #expect(buggy.failures.map(\.label) == ["alerts"])
+        let fixed = await ScenarioRunner(driver: driver).run(scenario)
+        #expect(fixed.status == .passed, "\(ScenarioSuiteTests.explain(fixed))")
+    }
+
     @Test func theCaptured429SurfacesTheWaitAndTheRetrySucceedsAfterIt() async throws {
         let (document, result) = try await TraceImportTests.importAndRun("mitmproxy/rate-limit-429.har") { object in
             guard var steps = object["steps"]?.arrayValue, var first = steps.first?.objectValue else { return }
