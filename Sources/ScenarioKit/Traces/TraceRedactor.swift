@@ -14,6 +14,7 @@ public struct TraceRedactor: Sendable {
         case apiKey = "api-key"
         case jwt, token, password, secret, code
 
+        /// Kinds order as declared, so reports list them the same way every time.
         public static func < (lhs: Kind, rhs: Kind) -> Bool {
             allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
         }
