@@ -126,7 +126,10 @@ public struct TraceImporter: Sendable {
         var group = -1
 
         init?(_ entry: HARLog.Entry, index: Int) {
-            guard let components = URLComponents(string: entry.request.url) else { return nil }
+            // An entry without a usable URL or method cannot become a request; it is dropped.
+            guard let components = URLComponents(string: entry.request.url), !entry.request.method.isEmpty,
+                entry.request.method.allSatisfy({ $0.isASCII && $0.isLetter })
+            else { return nil }
             self.entry = entry
             self.index = index
             self.path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
