@@ -195,6 +195,12 @@ private struct DateReader {
     private let plain = ISO8601DateFormatter()
 
     func date(from text: String) -> Date? {
-        withFraction.date(from: text) ?? plain.date(from: text)
+        if let date = withFraction.date(from: text) ?? plain.date(from: text) { return date }
+        // Some formatters take at most three fraction digits; mitmproxy writes six.
+        guard let dot = text.firstIndex(of: "."), text.count < 64 else { return nil }
+        let digits = text[text.index(after: dot)...].prefix { $0.isASCII && $0.isNumber }
+        guard digits.count > 3 else { return nil }
+        let trimmed = String(text[...dot]) + digits.prefix(3) + text[digits.endIndex...]
+        return withFraction.date(from: trimmed)
     }
 }
