@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Help, version, lint, list, actions")
 struct HelpAndCommandsTests {
-    static let commands = ["run", "lint", "list", "actions", "merge"]
+    static let commands = ["run", "lint", "list", "actions", "merge", "import", "redact", "export"]
 
     @Test(arguments: commands)
     func everyCommandHasHelp(command: String) throws {

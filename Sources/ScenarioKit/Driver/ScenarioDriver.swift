@@ -17,6 +17,8 @@ public protocol ScenarioDriver: Sendable {
     /// Builds a fresh stack for one scenario run.
     /// - Throws: when `given` describes something the stack cannot start from.
     func makeSession(_ context: DriverContext) async throws -> any DriverSession
+    /// What the trace importer needs to know about the stack (default: traces are not supported).
+    var traceImport: TraceImportSpec { get }
 }
 
 /// A stack under test, for the length of one scenario run.

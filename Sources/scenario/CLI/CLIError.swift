@@ -29,6 +29,8 @@ enum CLIError: Error, Sendable, Equatable {
     case cannotWrite(path: String, reason: String)
     /// A JUnit report that could not be merged.
     case invalidReport(String)
+    /// A trace (HAR) that could not be read or imported: the full located message.
+    case invalidTrace(String)
 
     /// The exit status.
     var exitCode: ExitCode {
@@ -36,7 +38,7 @@ enum CLIError: Error, Sendable, Equatable {
         case .missingCommand, .unknownCommand, .unknownOption, .missingValue, .unexpectedValue, .invalidValue,
             .duplicateOption, .conflictingOptions, .unexpectedArgument, .missingArgument:
             .usage
-        case .badPath, .cannotRead, .cannotWrite, .invalidReport:
+        case .badPath, .cannotRead, .cannotWrite, .invalidReport, .invalidTrace:
             .fileProblem
         }
     }
@@ -84,6 +86,8 @@ enum CLIError: Error, Sendable, Equatable {
             "cannot write \(path): \(reason)"
         case .invalidReport(let description):
             "cannot merge \(description)"
+        case .invalidTrace(let description):
+            description
         }
     }
 

@@ -8,7 +8,8 @@ struct ScenarioCLI: Sendable {
 
     /// Every command, in help order.
     static let commands: [any Command.Type] = [
-        RunCommand.self, LintCommand.self, ListCommand.self, ActionsCommand.self, MergeCommand.self,
+        RunCommand.self, LintCommand.self, ListCommand.self, ActionsCommand.self, MergeCommand.self, ImportCommand.self,
+        RedactCommand.self, ExportCommand.self,
     ]
 
     /// What the command runs with.

@@ -1,0 +1,109 @@
+import Foundation
+
+extension HARLog {
+    /// The log as HAR 1.2 JSON: every required field present, bodies as text when they are UTF-8
+    /// and as base64 otherwise, so any HAR reader (ours included) takes it back.
+    public func harDocument(creatorVersion: String = "0.1.0") -> JSONValue {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let entries: [JSONValue] = entries.map { entry in
+            let time = (entry.time * 1000).rounded() / 1000
+            var object: JSONObject = [
+                "startedDateTime": .string(formatter.string(from: entry.started)),
+                "time": .number(time),
+                "request": Self.requestDocument(entry.request),
+                "response": entry.response.map(Self.responseDocument) ?? Self.missingResponse,
+                "cache": [:],
+                "timings": ["send": 0, "wait": .number(time), "receive": 0],
+            ]
+            if let inFlight = entry.inFlight { object["_inFlight"] = .number(Double(inFlight)) }
+            return .object(object)
+        }
+        return [
+            "log": [
+                "version": "1.2",
+                "creator": ["name": .string(creator.isEmpty ? "SessionScenarios" : creator), "version": .string(creatorVersion)],
+                "entries": .array(entries),
+            ]
+        ]
+    }
+
+    private static func requestDocument(_ request: Request) -> JSONValue {
+        var object: JSONObject = [
+            "method": .string(request.method),
+            "url": .string(request.url),
+            "httpVersion": "HTTP/1.1",
+            "cookies": [],
+            "headers": fieldsDocument(request.headers),
+            "queryString": .array(
+                (URLComponents(string: request.url)?.queryItems ?? []).map { ["name": .string($0.name), "value": .string($0.value ?? "")] }),
+            "headersSize": -1,
+            "bodySize": .number(Double(request.body?.utf8.count ?? 0)),
+        ]
+        if let body = request.body {
+            object.appendNew("postData", ["mimeType": .string(request.mimeType ?? ""), "text": .string(body)])
+        }
+        return .object(object)
+    }
+
+    private static func responseDocument(_ response: Response) -> JSONValue {
+        var content: JSONObject = [
+            "size": .number(Double(response.body.count)), "mimeType": .string(response.mimeType ?? ""),
+        ]
+        if !response.body.isEmpty {
+            if let text = String(data: response.body, encoding: .utf8) {
+                content.appendNew("text", .string(text))
+            } else {
+                content.appendNew("text", .string(response.body.base64EncodedString()))
+                content.appendNew("encoding", "base64")
+            }
+        }
+        return [
+            "status": .number(Double(response.status)),
+            "statusText": .string(HTTPStatusText.text(for: response.status)),
+            "httpVersion": "HTTP/1.1",
+            "cookies": [],
+            "headers": fieldsDocument(response.headers),
+            "content": .object(content),
+            "redirectURL": .string(response.headers.first(named: "Location") ?? ""),
+            "headersSize": -1,
+            "bodySize": .number(Double(response.body.count)),
+        ]
+    }
+
+    /// HAR has no way to say "no response": tools write status 0, as browsers do for failures.
+    private static let missingResponse: JSONValue = [
+        "status": 0, "statusText": "", "httpVersion": "", "cookies": [], "headers": [],
+        "content": ["size": 0, "mimeType": ""], "redirectURL": "", "headersSize": -1, "bodySize": -1,
+        "_error": "no response",
+    ]
+
+    private static func fieldsDocument(_ fields: [Field]) -> JSONValue {
+        .array(fields.map { ["name": .string($0.name), "value": .string($0.value)] })
+    }
+}
+
+/// Reason phrases for the statuses a session layer meets; others get an empty phrase.
+private enum HTTPStatusText {
+    static func text(for status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 409: "Conflict"
+        case 422: "Unprocessable Entity"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        default: ""
+        }
+    }
+}

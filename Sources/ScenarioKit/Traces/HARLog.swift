@@ -1,0 +1,108 @@
+import Foundation
+
+/// A HAR 1.2 capture, reduced to what scenarios need: the entries in capture order, each with
+/// its request, its response (absent when the exporter recorded none) and its timing.
+public struct HARLog: Sendable, Hashable {
+    /// The tool that wrote the file (`creator.name`), if it said.
+    public var creator: String
+    /// The exchanges, in the order the file lists them.
+    public var entries: [Entry]
+
+    /// Creates a log.
+    public init(creator: String = "", entries: [Entry] = []) {
+        self.creator = creator
+        self.entries = entries
+    }
+
+    /// One request and what came back.
+    public struct Entry: Sendable, Hashable {
+        /// When the request started.
+        public var started: Date
+        /// Total time in milliseconds (`-1` timings are read as 0).
+        public var time: Double
+        /// The request.
+        public var request: Request
+        /// The response, or `nil` when the exporter recorded none (a failed or cancelled request).
+        public var response: Response?
+        /// How many other requests were in flight when this one was sent, when the recorder knew
+        /// (`_inFlight`, written by ``RecordingTransport``): on a virtual clock, concurrent and
+        /// back-to-back requests can share an instant, and only this tells them apart.
+        public var inFlight: Int?
+
+        /// Creates an entry.
+        public init(started: Date, time: Double, request: Request, response: Response?, inFlight: Int? = nil) {
+            self.started = started
+            self.time = time
+            self.request = request
+            self.response = response
+            self.inFlight = inFlight
+        }
+
+        /// When the response was complete.
+        public var ended: Date { started.addingTimeInterval(max(0, time) / 1000) }
+    }
+
+    /// A captured request.
+    public struct Request: Sendable, Hashable {
+        /// The method, upper-cased.
+        public var method: String
+        /// The full URL as captured.
+        public var url: String
+        /// Header fields in captured order.
+        public var headers: [Field]
+        /// The body as text (`nil` when there is none).
+        public var body: String?
+        /// The body's MIME type, if said.
+        public var mimeType: String?
+
+        /// Creates a request.
+        public init(method: String, url: String, headers: [Field] = [], body: String? = nil, mimeType: String? = nil) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+            self.mimeType = mimeType
+        }
+    }
+
+    /// A captured response.
+    public struct Response: Sendable, Hashable {
+        /// The status code.
+        public var status: Int
+        /// Header fields in captured order.
+        public var headers: [Field]
+        /// The body bytes (base64 bodies already decoded).
+        public var body: Data
+        /// The body's MIME type, if said.
+        public var mimeType: String?
+
+        /// Creates a response.
+        public init(status: Int, headers: [Field] = [], body: Data = Data(), mimeType: String? = nil) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.mimeType = mimeType
+        }
+    }
+
+    /// One header field as captured (names keep their case; repeats are kept).
+    public struct Field: Sendable, Hashable {
+        /// The name.
+        public var name: String
+        /// The value.
+        public var value: String
+
+        /// Creates a field.
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+}
+
+extension [HARLog.Field] {
+    /// The first value of the field with this name, ignoring case.
+    func first(named name: String) -> String? {
+        first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}

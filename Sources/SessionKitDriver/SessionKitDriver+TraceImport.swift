@@ -1,0 +1,28 @@
+import ScenarioKit
+
+extension SessionKitDriver {
+    /// How traces of a SessionKit app import: the client refreshes tokens and checks health by
+    /// itself, `bootstrap` opens with the health check and `GET /users/me`, and any other call
+    /// is the `request` action. A bearer token the trace did not obtain comes from a stored session.
+    public var traceImport: TraceImportSpec {
+        TraceImportSpec(
+            requestAction: "request",
+            appRequests: [.init("POST", "/auth/refresh"), .init("GET", "/health"), .init("GET", "/users/me/blocked")],
+            actionRules: [
+                .init(.init("POST", "/auth/login"), action: "login", arguments: ["email": "email", "password": "password"]),
+                .init(
+                    .init("POST", "/auth/register"), action: "register",
+                    arguments: ["name": "name", "email": "email", "password": "password"]),
+                .init(.init("POST", "/auth/logout"), action: "logout"),
+                .init(.init("POST", "/auth/password/forgot"), action: "forgotPassword", arguments: ["email": "email"]),
+            ],
+            startAction: "bootstrap",
+            startRequests: [.init("GET", "/health"), .init("GET", "/users/me"), .init("GET", "/users/me/blocked")],
+            given: { accessToken, refreshToken in
+                guard let accessToken else { return [:] }
+                var session: JSONObject = ["accessToken": .string(accessToken)]
+                if let refreshToken { session["refreshToken"] = .string(refreshToken) }
+                return ["session": .object(session)]
+            })
+    }
+}

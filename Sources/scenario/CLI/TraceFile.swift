@@ -1,0 +1,27 @@
+import Foundation
+import ScenarioKit
+
+/// Reads and writes HAR traces named on the command line, with the reader's size bound
+/// checked before a byte is loaded.
+enum TraceFile {
+    /// The capture in `path`.
+    static func read(_ path: String) throws(CLIError) -> HARLog {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= HARReader.maximumBytes else {
+            throw .invalidTrace(
+                "\(path):1:1: error: the file has \(size) bytes, more than the \(HARReader.maximumBytes) a trace may have (at $) — export only the requests of the bug"
+            )
+        }
+        let data = try ReportFile.read(path)
+        do {
+            return try HARReader(file: path).read(data)
+        } catch {
+            throw .invalidTrace(error.description)
+        }
+    }
+
+    /// Writes `log` as HAR 1.2 to `path`.
+    static func write(_ log: HARLog, to path: String) throws(CLIError) {
+        try ReportFile.write(log.harDocument(creatorVersion: ScenarioCLI.version).prettyText + "\n", to: path)
+    }
+}

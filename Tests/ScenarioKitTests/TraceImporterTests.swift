@@ -1,0 +1,83 @@
+import Foundation
+import ScenarioKit
+import Testing
+
+/// The importer's mapping rules, with a driver description written here (no SessionKit).
+@Suite struct TraceImporterTests {
+    static let spec = TraceImportSpec(requestAction: "call", appRequests: [.init("POST", "/token")])
+    static let origin = Date(timeIntervalSince1970: 1_767_225_600)
+
+    static func entry(_ at: Double, _ method: String, _ url: String, status: Int?, time: Double = 10, mime: String? = nil) -> HARLog.Entry {
+        HARLog.Entry(
+            started: origin.addingTimeInterval(at), time: time, request: HARLog.Request(method: method, url: url),
+            response: status.map { HARLog.Response(status: $0, body: Data(#"{"n":\#($0)}"#.utf8), mimeType: mime) })
+    }
+
+    static func scenario(_ entries: [HARLog.Entry], _ options: TraceImporter.Options = .init()) throws -> JSONValue {
+        try TraceImporter(spec: spec, options: options).makeScenario(from: HARLog(entries: entries), file: "t.har").scenario
+    }
+
+    @Test func theSameRouteAnsweringDifferentlyBecomesOrderedExchanges() throws {
+        let scenario = try Self.scenario([
+            Self.entry(0, "GET", "https://a/x", status: 503),
+            Self.entry(1, "GET", "https://a/x", status: 503),
+            Self.entry(2, "GET", "https://a/x", status: 200),
+        ])
+        let exchanges = try #require(scenario["exchanges"]?.arrayValue)
+        #expect(exchanges.map { $0["id"]?.stringValue } == ["get-x-503", "get-x-200"])
+        #expect(exchanges[0]["times"] == 2)
+        #expect(exchanges[1]["after"] == "get-x-503")
+        // A second apart each: three calls with an advance between each.
+        #expect(scenario["steps"]?.arrayValue?.compactMap { $0["advance"]?.stringValue } == ["990ms", "990ms"])
+    }
+
+    @Test func gapsBecomeAdvanceStepsAndTimesBecomeLatency() throws {
+        let scenario = try Self.scenario([
+            Self.entry(0, "POST", "https://a/reset", status: 429, time: 40),
+            Self.entry(3600.04, "POST", "https://a/reset", status: 200, time: 25),
+        ])
+        let steps = try #require(scenario["steps"]?.arrayValue)
+        #expect(steps[1] == ["advance": "1h"])
+        #expect(scenario["exchanges"]?.arrayValue?.map { $0["latency"] } == ["40ms", "25ms"])
+        #expect(scenario["given"]?["clock"]?["start"] == "2026-01-01T00:00:00.000Z")
+    }
+
+    @Test func overlappingRequestsBecomeOneHeldParallelStepAndAppRequestsNoStep() throws {
+        // Listed out of order, as some exporters do.
+        let scenario = try Self.scenario([
+            Self.entry(0.002, "GET", "https://a/feed", status: 403, time: 100),
+            Self.entry(0.5, "POST", "https://a/token", status: 200),
+            Self.entry(0, "GET", "https://a/feed", status: 403, time: 100),
+            Self.entry(0.001, "GET", "https://a/feed", status: 403, time: 100),
+        ])
+        let steps = try #require(scenario["steps"]?.arrayValue)
+        #expect(steps == [["do": "call", "with": ["path": "/feed"], "parallel": 3]])
+        let feed = try #require(scenario["exchanges"]?.arrayValue?.first)
+        #expect(feed["release"] == ["whenPending": 3])
+        #expect(scenario["exchanges"]?.arrayValue?.count == 2)
+        #expect(scenario["expect"] == ["requests": ["total": 4, "counts": ["get-feed-403": 3, "post-token-200": 1]]])
+    }
+
+    @Test func otherHostsAndStaticAssetsAreDroppedUnlessKept() throws {
+        let entries = [
+            Self.entry(0, "GET", "https://api/feed", status: 200),
+            Self.entry(1, "GET", "https://cdn/app.js", status: 200),
+            Self.entry(2, "GET", "https://api/logo", status: 200, mime: "image/png"),
+            Self.entry(3, "GET", "https://other/feed", status: 200),
+        ]
+        let filtered = try Self.scenario(entries, .init(host: "api"))
+        #expect(filtered["exchanges"]?.arrayValue?.count == 1)
+        let all = try Self.scenario(entries, .init(keepStaticAssets: true))
+        // Hosts are not significant in scenarios: both /feed answers are one exchange, twice.
+        #expect(all["exchanges"]?.arrayValue?.count == 3)
+        #expect(all["expect"]?["requests"]?["total"] == 4)
+        #expect(throws: TraceImporter.Failure.self) { try Self.scenario(entries, .init(host: "nowhere")) }
+    }
+
+    @Test func aDriverWithoutADescriptionCannotImport() throws {
+        let importer = TraceImporter(spec: .unsupported)
+        #expect(throws: TraceImporter.Failure.self) {
+            try importer.makeScenario(from: HARLog(entries: [Self.entry(0, "GET", "https://a/x", status: 200)]), file: "t.har")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""A tiny stand-in for the backend on 127.0.0.1, answering like ../shared/specs/api-contract.md
+for the four brief cases. Only for making trace fixtures: run by capture.sh, never by tests."""
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# Secrets the captured traces must not leak once imported; tests list them too.
+ACCESS_BLOCKED = "acc-live-9f3Kq7Wz2LmN"
+ACCESS_INACTIVE = "acc-live-4Hs8Tq1VxPe0"
+ACCESS_OLD = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTEwMCIsImV4cCI6MTc3MjQ0MDAwMH0.b2xkLXNpZ25hdHVyZS1aUTk4"
+ACCESS_NEW = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTEwMCIsImV4cCI6MTc3MjQ0MzYwMH0.bmV3LXNpZ25hdHVyZS1YcDQ0"
+REFRESH_OLD = "ref-live-Qm82nVb5Tz"
+REFRESH_NEW = "ref-live-Lk30pWd7Ry"
+
+lock = threading.Lock()
+forgot_calls = {"count": 0}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body, headers=()):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            return json.loads(raw or b"{}")
+        except ValueError:
+            return {}
+
+    def do_GET(self):
+        auth = self.headers.get("Authorization", "")
+        if self.path == "/health":
+            return self.answer(200, {"status": "ok"})
+        if self.path == "/users/me":
+            if auth == "Bearer " + ACCESS_INACTIVE:
+                return self.answer(200, {"success": True, "data": {"id": "u-812", "name": "Gabriela Rocha",
+                                                                   "email": "gabriela.rocha@example.com", "active": False, "is_deleted": False}})
+            return self.answer(401, {"success": False, "error_code": "TOKEN_INVALID"})
+        if self.path == "/feed":
+            if auth == "Bearer " + ACCESS_BLOCKED:
+                time.sleep(0.2)  # so the burst's requests are in flight together, as in the field
+                return self.answer(403, {"success": False, "error_code": "USER_BLOCKED"})
+            if auth == "Bearer " + ACCESS_OLD:
+                return self.answer(401, {"success": False, "error_code": "TOKEN_EXPIRED"})
+            if auth == "Bearer " + ACCESS_NEW:
+                return self.answer(200, {"success": True, "data": {"posts": [{"id": "p-1", "author_id": "u-7", "text": "Bom dia"}]}})
+            return self.answer(401, {"success": False, "error_code": "TOKEN_INVALID"})
+        self.answer(404, {"success": False, "error_code": "NOT_FOUND"})
+
+    def do_POST(self):
+        body = self.body()
+        if self.path == "/auth/refresh":
+            if body.get("refresh_token") == REFRESH_OLD:
+                return self.answer(200, {"success": True, "data": {"access_token": ACCESS_NEW, "refresh_token": REFRESH_NEW, "expires_in": 3600}})
+            return self.answer(401, {"success": False, "error_code": "TOKEN_INVALID"})
+        if self.path == "/auth/password/forgot":
+            with lock:
+                forgot_calls["count"] += 1
+                first = forgot_calls["count"] == 1
+            if first:
+                return self.answer(429, {"success": False, "error_code": "RATE_LIMITED", "errors": [
+                    {"field": "email", "message": "Demasiadas solicitudes. Inténtalo de nuevo en 61 segundos."}]},
+                    headers=[("Retry-After", "61")])
+            return self.answer(200, {"success": True, "data": {"message": "Te enviamos un enlace.", "reset_method": "email",
+                                                               "reset_link_sent": True, "link_expires_in": 3600}})
+        self.answer(404, {"success": False, "error_code": "NOT_FOUND"})
+
+
+if __name__ == "__main__":
+    port = int(sys.argv[1])
+    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
