@@ -80,6 +80,12 @@ public struct DriverContext: Sendable {
         self.outside = outside
     }
 
+    /// The same context with another transport in front (a recorder, a wrapper of the driver's).
+    public func replacingTransport(with transport: any HTTPTransport) -> DriverContext {
+        DriverContext(
+            given: given, transport: transport, clock: clock, baseURL: baseURL, route: route, urlRoute: urlRoute, outside: outside)
+    }
+
     /// Wall-clock time that follows the virtual clock: `clock.start` plus elapsed virtual time.
     public var now: @Sendable () -> Date {
         let clock = self.clock

@@ -27,9 +27,7 @@ public struct RecordingDriver: ScenarioDriver {
     public func makeSession(_ context: DriverContext) async throws -> any DriverSession {
         let recorder = RecordingTransport(wrapping: context.transport, baseURL: context.baseURL, now: context.now)
         recorders.append(recorder)
-        let recorded = DriverContext(
-            given: context.given, transport: recorder, clock: context.clock, taskExecutor: context.taskExecutor, baseURL: context.baseURL)
-        return try await base.makeSession(recorded)
+        return try await base.makeSession(context.replacingTransport(with: recorder))
     }
 
     /// Everything recorded by every session made so far, in order.
