@@ -21,7 +21,7 @@ public struct RunResult: Sendable {
 }
 
 /// The outcome of one scenario.
-public struct ScenarioResult: Sendable {
+public struct ScenarioResult: Sendable, Codable {
     /// How a scenario ended.
     public enum Status: String, Sendable, Hashable, Codable {
         /// Every assertion held.
@@ -86,7 +86,7 @@ public struct ScenarioResult: Sendable {
 }
 
 /// The outcome of one step (or of the final `expect` block).
-public struct StepResult: Sendable {
+public struct StepResult: Sendable, Codable {
     /// 1-based position; the final `expect` block is `steps.count + 1`.
     public var index: Int
     /// A short label: `do request ×5`, `advance 15s`, `expect`.
@@ -109,7 +109,7 @@ public struct StepResult: Sendable {
 }
 
 /// One check.
-public struct AssertionResult: Sendable, Hashable {
+public struct AssertionResult: Sendable, Hashable, Codable {
     /// What was checked: `state`, `alerts`, `requests.total`, `outcome of copy 3`, `unused exchanges`.
     public var label: String
     /// Whether it held.

@@ -19,12 +19,16 @@ public struct SuiteRunner: Sendable {
         public var failFast: Bool
         /// How each scenario is wired to the stack.
         public var options: RunOptions
+        /// Worker processes to run scenarios in when `jobs` is more than 1; without them scenarios
+        /// take turns in this process (what the capture installs is process-wide).
+        public var workers: WorkerLaunch?
 
         /// Creates a configuration: everything, one worker per active processor, once each.
         public init(
             selection: ScenarioSelection = .all, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-            repeatCount: Int = 1, failFast: Bool = false, options: RunOptions = RunOptions()
+            repeatCount: Int = 1, failFast: Bool = false, options: RunOptions = RunOptions(), workers: WorkerLaunch? = nil
         ) {
+            self.workers = workers
             self.selection = selection
             self.jobs = jobs
             self.repeatCount = repeatCount
@@ -135,20 +139,29 @@ public struct SuiteRunner: Sendable {
         let runner = ScenarioRunner(driver: driver, options: configuration.options)
         let jobs = max(1, configuration.jobs)
         let repeatCount = max(1, configuration.repeatCount)
+        #if os(macOS) || os(Linux) || os(Windows)
+            let pool = jobs > 1 ? configuration.workers.map(WorkerPool.init) : nil
+        #endif
+        @Sendable func execute(_ scenario: Scenario) async -> ScenarioResult {
+            #if os(macOS) || os(Linux) || os(Windows)
+                if let pool { return await pool.run(scenario) }
+            #endif
+            return await Self.execute(scenario, runner: runner, times: repeatCount)
+        }
         let failFast = configuration.failFast
         await withTaskGroup(of: (Int, ScenarioResult).self) { group in
             var queue = pending.makeIterator()
             var stopped = false
             for _ in 0..<jobs {
                 guard let next = queue.next() else { break }
-                group.addTask { (next.slot, await Self.execute(next.scenario, runner: runner, times: repeatCount)) }
+                group.addTask { (next.slot, await execute(next.scenario)) }
             }
             while let (slot, result) = await group.next() {
                 slots[slot] = result
                 progress(result)
                 if failFast, result.status == .failed || result.status == .error { stopped = true }
                 if !stopped, let next = queue.next() {
-                    group.addTask { (next.slot, await Self.execute(next.scenario, runner: runner, times: repeatCount)) }
+                    group.addTask { (next.slot, await execute(next.scenario)) }
                 }
             }
             while let next = queue.next() {

@@ -11,6 +11,8 @@ struct CLIContext: Sendable {
     var console: Console
     /// The driver scenarios run against.
     var driver: any ScenarioDriver
+    /// This program, started again as a worker process when scenarios run in parallel.
+    var executablePath: String?
 
     /// Colours only on a terminal, and never when `NO_COLOR` is set (https://no-color.org).
     var usesColors: Bool { stdoutIsTerminal && environment["NO_COLOR"] == nil }

@@ -40,6 +40,9 @@ struct ScenarioCLI: Sendable {
             return .success
         case "help":
             return try help(rest)
+        case WorkerCommand.name:
+            await WorkerCommand(rest).serve(driver: context.driver)
+            return .success
         default:
             break
         }

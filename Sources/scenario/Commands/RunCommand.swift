@@ -115,8 +115,16 @@ struct RunCommand: Command {
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
+        // Scenarios own the process while they run; in parallel, each runs in a worker process.
+        ScenarioProcess.claimWholeProcess()
+        let workers = context.executablePath.map {
+            WorkerLaunch(
+                executable: URL(fileURLWithPath: $0),
+                arguments: [WorkerCommand.name, "--route", runOptions.route.rawValue, "--repeat", String(repeatCount)]
+                    + (runOptions.revealSecrets ? ["--show-secrets"] : []))
+        }
         let configuration = SuiteRunner.Configuration(
-            selection: selection, jobs: jobs, repeatCount: repeatCount, failFast: failFast, options: runOptions
+            selection: selection, jobs: jobs, repeatCount: repeatCount, failFast: failFast, options: runOptions, workers: workers
         )
         let suite = SuiteRunner(driver: context.driver, configuration: configuration)
         let console = context.console
