@@ -4,8 +4,9 @@ import PackageDescription
 // No dependencies: Foundation, Dispatch, XCTest and Swift Testing only.
 let package = Package(
     name: "SessionScenarios",
-    // Task executors (SE-0417) and `any Clock<Duration>` set the floor on Apple platforms.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // `Duration` and `any Clock<Duration>` set the floor; the capture needs nothing newer
+    // (README, "Platforms").
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),

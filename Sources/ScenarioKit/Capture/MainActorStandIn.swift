@@ -26,6 +26,9 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         if !Capture.takeMain(job) { RuntimeHooks.enqueueOnRealMain(job) }
     }
 
+    // Spelled out: the protocol's default needs macOS 14 / iOS 17.
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+
     func checkIsolated() {
         if Thread.isMainThread { return }
         if let scheduler = Capture.currentScheduler, scheduler.isRunningMainJob { return }
@@ -50,6 +53,8 @@ final class GenericStandIn: SerialExecutor, @unchecked Sendable {
     private func route(_ job: UnownedJob) {
         if !Capture.takeGlobal(job) { RuntimeHooks.enqueueOnGlobal(job) }
     }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 }
 
 /// The task executor a scenario's nonisolated jobs run on, where the platform has task executors.
