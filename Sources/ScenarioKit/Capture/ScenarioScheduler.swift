@@ -19,6 +19,11 @@ final class ScenarioScheduler: @unchecked Sendable {
     private let condition = NSCondition()
     /// Jobs to run; `head` is the next one (a moving index keeps taking a job O(1)).
     private var queue: [(job: UnownedJob, lane: Lane)] = []
+    private var order: JobOrder
+    /// Tasks by the order they first appeared in: what an explored schedule gives priorities to.
+    private var ordinals: [UnsafeRawPointer: Int] = [:]
+    /// Jobs run so far in this scenario.
+    private(set) var jobsRun = 0
     private var head = 0
     private var escapeNotes: [String] = []
     private var runningMain = false
@@ -26,8 +31,9 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Work away from the runner thread that will come back: URLSession loads, declared work.
     let outside: OutsideWork
 
-    init(clock: VirtualClock) {
+    init(clock: VirtualClock, order: JobOrder) {
         self.clock = clock
+        self.order = order
         let condition = self.condition
         self.outside = OutsideWork(changed: { condition.withLock { condition.broadcast() } })
     }
@@ -96,6 +102,11 @@ final class ScenarioScheduler: @unchecked Sendable {
                 condition.unlock()
                 return ran
             }
+            if !order.isFIFO, queue.count - head > 1 {
+                // An explored schedule: bring the chosen job to the front, keeping the others' order.
+                let chosen = head + order.pick(queue[head...].map { ordinal(of: $0.job) })
+                if chosen != head { queue.insert(queue.remove(at: chosen), at: head) }
+            }
             let next = queue[head]
             head += 1
             if head >= 4096, head * 2 >= queue.count {
@@ -104,12 +115,20 @@ final class ScenarioScheduler: @unchecked Sendable {
                 head = 0
             }
             runningMain = next.lane == .main
+            jobsRun += 1
             condition.unlock()
             run(next.job, lane: next.lane)
             condition.withLock { runningMain = false }
             ran += 1
             if ran > jobLimit { throw .busy(jobs: ran) }
         }
+    }
+
+    private func ordinal(of job: UnownedJob) -> Int {
+        let key = unsafeBitCast(job, to: UnsafeRawPointer.self)
+        if let known = ordinals[key] { return known }
+        ordinals[key] = ordinals.count
+        return ordinals.count - 1
     }
 
     /// Waits up to `seconds` of real time for a job from another thread; returns whether one came.

@@ -36,7 +36,8 @@ public struct ConsoleReport: Sendable {
     /// What to print when a scenario finishes (ending with a newline), or `nil` for nothing:
     /// `✓ auth/login (12 ms)`, `✗ auth/refresh (40 ms)`.
     public func progressLine(_ result: ScenarioResult) -> String? {
-        let time = paint("(\(result.wallTime.reportShortText))", .dim)
+        let schedules = result.schedules > 1 ? ", \(result.schedules) schedules" : ""
+        let time = paint("(\(result.wallTime.reportShortText)\(schedules))", .dim)
         var line: String
         switch result.status {
         case .passed:

@@ -45,6 +45,7 @@ public enum JSONReport {
                 ("status", .string(result.status.rawValue)),
                 ("wallTimeSeconds", seconds(result.wallTime)),
                 ("virtualTimeSeconds", seconds(result.virtualTime)),
+                ("schedules", .number(Double(result.schedules))),
                 ("errorMessage", optional(result.errorMessage)),
                 ("errorLocation", location(result.errorLocation)),
                 ("steps", .array(result.steps.map(step))),

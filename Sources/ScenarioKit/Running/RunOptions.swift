@@ -12,6 +12,11 @@ public struct RunOptions: Sendable, Hashable {
     public var route: Route
     /// Show secrets in transcripts and diffs instead of masking them.
     public var revealSecrets: Bool
+    /// The order runnable jobs run in (first in, first out unless exploring).
+    public var schedule: Schedule = .fifo
+    /// How many jobs the first-in-first-out run of the scenario took: where an explored
+    /// schedule's priority changes may fall.
+    public var scheduleLength = 100
 
     /// Creates options: direct route, secrets masked.
     public init(route: Route = .direct, revealSecrets: Bool = false) {

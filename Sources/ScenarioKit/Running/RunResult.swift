@@ -56,13 +56,18 @@ public struct ScenarioResult: Sendable, Codable {
     public var wallTime: Duration
     /// Virtual time that passed in the scenario.
     public var virtualTime: Duration
+    /// How many Swift jobs of the stack ran (in the run reported).
+    public var jobs = 0
+    /// How many schedules the scenario ran under (1 unless exploring).
+    public var schedules = 1
 
     /// Creates a scenario result.
     public init(
         id: String, name: String, file: String, tags: [String] = [], status: Status, steps: [StepResult] = [],
         errorMessage: String? = nil, errorLocation: SourceLocation? = nil, transcript: [String] = [],
-        wallTime: Duration = .zero, virtualTime: Duration = .zero
+        wallTime: Duration = .zero, virtualTime: Duration = .zero, jobs: Int = 0
     ) {
+        self.jobs = jobs
         self.id = id
         self.name = name
         self.file = file

@@ -22,7 +22,7 @@ final class ScenarioRun: @unchecked Sendable {
         self.options = options
         let clock = VirtualClock(start: scenario.clockStart)
         self.clock = clock
-        scheduler = ScenarioScheduler(clock: clock)
+        scheduler = ScenarioScheduler(clock: clock, order: JobOrder(options.schedule, length: options.scheduleLength))
         backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: scheduler.outside)
     }
 
@@ -382,7 +382,7 @@ final class ScenarioRun: @unchecked Sendable {
         return ScenarioResult(
             id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: status,
             steps: steps, errorMessage: errorMessage.map(redactor.redact), errorLocation: errorLocation,
-            transcript: lines.map { Self.shortened(redactor.redact($0)) }, virtualTime: clock.now.offset)
+            transcript: lines.map { Self.shortened(redactor.redact($0)) }, virtualTime: clock.now.offset, jobs: scheduler.jobsRun)
     }
 
     /// A transcript line cut for reports, after masking, so no part of a long token survives.

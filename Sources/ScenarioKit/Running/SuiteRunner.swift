@@ -19,6 +19,8 @@ public struct SuiteRunner: Sendable {
         public var failFast: Bool
         /// How each scenario is wired to the stack.
         public var options: RunOptions
+        /// Schedule exploration: run each scenario under this many orders of its jobs.
+        public var exploration: Exploration?
         /// Worker processes to run scenarios in when `jobs` is more than 1; without them scenarios
         /// take turns in this process (what the capture installs is process-wide).
         public var workers: WorkerLaunch?
@@ -26,8 +28,10 @@ public struct SuiteRunner: Sendable {
         /// Creates a configuration: everything, one worker per active processor, once each.
         public init(
             selection: ScenarioSelection = .all, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-            repeatCount: Int = 1, failFast: Bool = false, options: RunOptions = RunOptions(), workers: WorkerLaunch? = nil
+            repeatCount: Int = 1, failFast: Bool = false, options: RunOptions = RunOptions(), exploration: Exploration? = nil,
+            workers: WorkerLaunch? = nil
         ) {
+            self.exploration = exploration
             self.workers = workers
             self.selection = selection
             self.jobs = jobs
@@ -136,9 +140,9 @@ public struct SuiteRunner: Sendable {
             }
         }
 
-        let runner = ScenarioRunner(driver: driver, options: configuration.options)
         let jobs = max(1, configuration.jobs)
-        let repeatCount = max(1, configuration.repeatCount)
+        let driver = self.driver
+        let configuration = self.configuration
         #if os(macOS) || os(Linux) || os(Windows)
             let pool = jobs > 1 ? configuration.workers.map(WorkerPool.init) : nil
         #endif
@@ -146,7 +150,7 @@ public struct SuiteRunner: Sendable {
             #if os(macOS) || os(Linux) || os(Windows)
                 if let pool { return await pool.run(scenario) }
             #endif
-            return await Self.execute(scenario, runner: runner, times: repeatCount)
+            return await Self.execute(scenario, driver: driver, configuration: configuration)
         }
         let failFast = configuration.failFast
         await withTaskGroup(of: (Int, ScenarioResult).self) { group in
@@ -173,6 +177,15 @@ public struct SuiteRunner: Sendable {
 
         let run = RunResult(scenarios: slots.compactMap { $0 }, wallTime: clock.now - start)
         return Outcome(run: run, loadFailures: loadFailures, otherShards: otherShards)
+    }
+
+    /// Runs one scenario as the configuration says: repeated, explored, or once.
+    static func execute(_ scenario: Scenario, driver: any ScenarioDriver, configuration: Configuration) async -> ScenarioResult {
+        let runner = ScenarioRunner(driver: driver, options: configuration.options)
+        guard let exploration = configuration.exploration else {
+            return await execute(scenario, runner: runner, times: max(1, configuration.repeatCount))
+        }
+        return await Explorer(driver: driver, options: configuration.options, exploration: exploration).run(scenario)
     }
 
     /// Runs a scenario `times` times; any run whose status or transcript differs from the first

@@ -2,14 +2,14 @@ import Foundation
 
 /// Scenarios run in worker processes, one at a time each: what the capture installs is
 /// process-wide, so parallel scenarios need parallel processes. Every worker is the same
-/// program started with ``WorkerLaunch/arguments``; it answers through ``serve(driver:options:repeatCount:)``.
+/// program started with ``WorkerLaunch/arguments``; it answers through ``WorkerPool/serve(driver:configuration:)``.
 ///
 /// A worker that dies mid-scenario (a crash in the stack under test) costs that scenario only:
 /// it is reported as an error naming the signal or exit status, and a fresh worker takes over.
 public struct WorkerLaunch: Sendable {
     /// The program to start.
     public var executable: URL
-    /// Its arguments, which must make it call ``WorkerPool/serve(driver:options:repeatCount:)``.
+    /// Its arguments, which must make it call ``WorkerPool/serve(driver:configuration:)``.
     public var arguments: [String]
 
     /// Describes how to start a worker.
@@ -67,18 +67,17 @@ struct WorkerRequest: Codable {
         }
 
         /// Serves requests on standard input until it closes: the body of a worker process.
-        /// Each request loads its file with the driver's loader and runs it `repeatCount` times.
-        public static func serve(driver: any ScenarioDriver, options: RunOptions, repeatCount: Int) async {
+        /// Each request loads its file with the driver's loader and runs it as `configuration` says.
+        public static func serve(driver: any ScenarioDriver, configuration: SuiteRunner.Configuration) async {
             ScenarioProcess.claimWholeProcess()
             let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
-            let runner = ScenarioRunner(driver: driver, options: options)
             let encoder = JSONEncoder()
             while let line = readLine(strippingNewline: true) {
                 guard let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(line.utf8)) else { continue }
                 let result: ScenarioResult
                 switch loader.load(contentsOf: request.file, id: request.id) {
                 case .success(let scenario):
-                    result = await SuiteRunner.execute(scenario, runner: runner, times: repeatCount)
+                    result = await SuiteRunner.execute(scenario, driver: driver, configuration: configuration)
                 case .failure(let failure):
                     result = ScenarioResult(
                         id: request.id, name: request.id, file: request.file, status: .error, errorMessage: failure.description)

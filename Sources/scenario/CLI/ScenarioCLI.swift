@@ -40,8 +40,10 @@ struct ScenarioCLI: Sendable {
             return .success
         case "help":
             return try help(rest)
-        case WorkerCommand.name:
-            await WorkerCommand(rest).serve(driver: context.driver)
+        case RunCommand.workerName:
+            // A worker of `run --jobs N`: the same flags as `run`, scenarios on standard input.
+            let parsed = try CommandLineParser.parse(rest, options: RunCommand.allOptions, command: RunCommand.name)
+            await WorkerPool.serve(driver: context.driver, configuration: try RunCommand(parsed).configuration(workers: nil))
             return .success
         default:
             break

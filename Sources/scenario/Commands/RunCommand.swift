@@ -31,7 +31,13 @@ struct RunCommand: Command {
         .flag("--verbose", short: "-v", "Also print skipped scenarios and every step"),
         .value("--route", "ROUTE", "How requests reach the backend: direct (default) or urlSession"),
         .flag("--show-secrets", "Show secrets in transcripts, diffs and reports instead of masking them"),
+        .value("--schedules", "N", "Run each scenario under N orders of its jobs (first in first out, then PCT schedules)"),
+        .value("--seed", "S", "The seed --schedules draws its schedules from (default: 1)"),
+        .value("--replay-schedule", "SEED:INDEX", "Run each scenario under exactly the schedule a failure printed"),
     ]
+
+    /// The hidden command `run --jobs N` starts its worker processes with.
+    static let workerName = "__worker"
 
     /// The files and folders to run.
     var paths: [String]
@@ -51,6 +57,8 @@ struct RunCommand: Command {
     var verbosity: ConsoleReport.Verbosity
     /// How scenarios are wired.
     var runOptions: RunOptions
+    /// Schedule exploration, if asked for.
+    var exploration: Exploration?
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
         paths = arguments.scenarioPaths
@@ -103,6 +111,53 @@ struct RunCommand: Command {
             route = parsed
         }
         runOptions = RunOptions(route: route, revealSecrets: arguments.has("--show-secrets"))
+
+        if let text = arguments.value("--replay-schedule") {
+            for option in ["--schedules", "--seed", "--repeat"] where arguments.contains(option) {
+                throw .conflictingOptions("--replay-schedule", option, command: Self.name)
+            }
+            guard let schedule = Schedule(parsing: text) else {
+                throw .invalidValue(
+                    option: "--replay-schedule", value: text, command: Self.name,
+                    reason: "expected SEED:INDEX as a failure printed it, such as 7:42")
+            }
+            exploration = .replay(schedule)
+        } else if let count = try Self.count(arguments, "--schedules") {
+            if arguments.contains("--repeat") { throw .conflictingOptions("--schedules", "--repeat", command: Self.name) }
+            var seed: UInt64 = 1
+            if let text = arguments.value("--seed") {
+                guard let parsed = UInt64(text) else {
+                    throw .invalidValue(option: "--seed", value: text, command: Self.name, reason: "expected a whole number, such as 7")
+                }
+                seed = parsed
+            }
+            exploration = .schedules(count: count, seed: seed)
+        } else if arguments.contains("--seed") {
+            throw .invalidValue(
+                option: "--seed", value: arguments.value("--seed") ?? "", command: Self.name, reason: "--seed goes with --schedules")
+        }
+    }
+
+    /// The suite configuration; `workers` run scenarios when `jobs` is more than 1.
+    func configuration(workers: WorkerLaunch?) -> SuiteRunner.Configuration {
+        SuiteRunner.Configuration(
+            selection: selection, jobs: jobs, repeatCount: repeatCount, failFast: failFast, options: runOptions,
+            exploration: exploration, workers: workers)
+    }
+
+    /// What a worker needs to run a scenario exactly as this command would.
+    private var workerArguments: [String] {
+        var arguments = ["--route", runOptions.route.rawValue, "--repeat", String(repeatCount)]
+        if runOptions.revealSecrets { arguments.append("--show-secrets") }
+        switch exploration {
+        case .schedules(let count, let seed)?:
+            arguments = ["--route", runOptions.route.rawValue, "--schedules", String(count), "--seed", String(seed)]
+        case .replay(let schedule)?:
+            arguments = ["--route", runOptions.route.rawValue, "--replay-schedule", schedule.description]
+        case nil: break
+        }
+        if runOptions.revealSecrets, exploration != nil { arguments.append("--show-secrets") }
+        return arguments
     }
 
     /// A whole number of at least 1, if the option was given.
@@ -118,14 +173,9 @@ struct RunCommand: Command {
         // Scenarios own the process while they run; in parallel, each runs in a worker process.
         ScenarioProcess.claimWholeProcess()
         let workers = context.executablePath.map {
-            WorkerLaunch(
-                executable: URL(fileURLWithPath: $0),
-                arguments: [WorkerCommand.name, "--route", runOptions.route.rawValue, "--repeat", String(repeatCount)]
-                    + (runOptions.revealSecrets ? ["--show-secrets"] : []))
+            WorkerLaunch(executable: URL(fileURLWithPath: $0), arguments: [Self.workerName] + workerArguments)
         }
-        let configuration = SuiteRunner.Configuration(
-            selection: selection, jobs: jobs, repeatCount: repeatCount, failFast: failFast, options: runOptions, workers: workers
-        )
+        let configuration = configuration(workers: workers)
         let suite = SuiteRunner(driver: context.driver, configuration: configuration)
         let console = context.console
         let report = ConsoleReport(colors: context.usesColors, verbosity: verbosity)

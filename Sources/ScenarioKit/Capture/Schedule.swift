@@ -1,0 +1,98 @@
+/// Which order a scenario's runnable jobs run in.
+///
+/// `fifo` is the default: jobs run in the order they became runnable. An explored schedule is
+/// drawn from a seed with PCT (probabilistic concurrency testing, Burckhardt et al., ASPLOS 2010,
+/// as in Coyote and Shuttle): every task gets a random priority when its first job appears, the
+/// highest-priority runnable job runs next, and at `depth - 1` random points the running task's
+/// priority drops below all others. For a bug that needs `d` ordering constraints among `n`
+/// tasks over `k` jobs, one schedule finds it with probability at least `1 / (n · k^(d-1))`,
+/// whatever the program; uniform random choice has no such bound.
+public struct Schedule: Sendable, Hashable, CustomStringConvertible {
+    /// The seed the run's schedules are drawn from.
+    public var seed: UInt64
+    /// Which schedule of the seed (1-based); `0` is first in, first out.
+    public var index: Int
+    /// PCT's depth: how many ordering constraints a bug may need.
+    public var depth: Int
+
+    /// First in, first out: the default order.
+    public static let fifo = Schedule(seed: 0, index: 0)
+
+    /// A schedule; index `0` is first in, first out.
+    public init(seed: UInt64, index: Int, depth: Int = 3) {
+        self.seed = seed
+        self.index = index
+        self.depth = max(1, depth)
+    }
+
+    /// Whether this is the default order.
+    public var isFIFO: Bool { index == 0 }
+
+    /// `SEED:INDEX`, as `--replay-schedule` takes it.
+    public var description: String { "\(seed):\(index)" }
+
+    /// Reads `SEED:INDEX`.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let seed = UInt64(parts[0]), let index = Int(parts[1]), index >= 0 else { return nil }
+        self.init(seed: seed, index: index)
+    }
+}
+
+/// The choices of one schedule while a scenario runs: which queued job runs next.
+struct JobOrder {
+    private var random: SplitMix64
+    private let schedule: Schedule
+    /// Task ordinal (first appearance) to priority; higher runs first.
+    private var priorities: [Int] = []
+    private var changePoints: [Int] = []
+    private var step = 0
+
+    /// `length` is how many jobs the first-in-first-out run took: where change points may fall.
+    init(_ schedule: Schedule, length: Int) {
+        self.schedule = schedule
+        random = SplitMix64(seed: schedule.seed &+ UInt64(schedule.index) &* 0x9E37_79B9_7F4A_7C15)
+        let span = max(1, length)
+        changePoints = (0..<(schedule.depth - 1)).map { _ in Int(random.next() % UInt64(span)) + 1 }.sorted()
+    }
+
+    /// Whether jobs simply run in the order they came.
+    var isFIFO: Bool { schedule.isFIFO }
+
+    /// Picks the position of the next job among `ordinals` (the queued jobs' tasks, in queue order).
+    mutating func pick(_ ordinals: [Int]) -> Int {
+        if schedule.isFIFO { return 0 }
+        step += 1
+        for ordinal in ordinals where ordinal >= priorities.count {
+            while priorities.count <= ordinal {
+                // Initial priorities stay above every change point's.
+                priorities.append(schedule.depth + Int(random.next() % 1_000_000))
+            }
+        }
+        var best = 0
+        for (position, ordinal) in ordinals.enumerated() where priorities[ordinal] > priorities[ordinals[best]] {
+            best = position
+        }
+        if let point = changePoints.firstIndex(of: step) {
+            // The chosen task runs now, then drops below everything else from here on.
+            priorities[ordinals[best]] = schedule.depth - 1 - point
+        }
+        return best
+    }
+}
+
+/// A small, fast, seedable generator (Vigna's SplitMix64): the same seed, the same schedules,
+/// on every platform.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,67 @@
+/// What schedule exploration runs.
+public enum Exploration: Sendable, Hashable {
+    /// The first-in-first-out order, then `count - 1` schedules drawn from `seed`.
+    case schedules(count: Int, seed: UInt64)
+    /// Exactly one schedule, as a failure printed it.
+    case replay(Schedule)
+}
+
+/// Runs a scenario under several orders of its jobs and reports the first that fails, with what
+/// replays it.
+struct Explorer: Sendable {
+    let driver: any ScenarioDriver
+    let options: RunOptions
+    let exploration: Exploration
+
+    func run(_ scenario: Scenario) async -> ScenarioResult {
+        // The first-in-first-out run also measures how many jobs a schedule spans.
+        var first = await ScenarioRunner(driver: driver, options: options).run(scenario)
+        var explored = options
+        explored.scheduleLength = max(1, first.jobs)
+        switch exploration {
+        case .replay(let schedule):
+            guard !schedule.isFIFO else { return first }
+            explored.schedule = schedule
+            var result = await ScenarioRunner(driver: driver, options: explored).run(scenario)
+            result.wallTime += first.wallTime
+            if result.status != .passed { annotate(&result, schedule, of: nil, scenario: scenario) }
+            return result
+        case .schedules(let count, let seed):
+            guard first.status == .passed, count > 1 else {
+                first.schedules = 1
+                return first
+            }
+            var wallTime = first.wallTime
+            for index in 1..<count {
+                explored.schedule = Schedule(seed: seed, index: index)
+                var result = await ScenarioRunner(driver: driver, options: explored).run(scenario)
+                wallTime += result.wallTime
+                if result.status != .passed {
+                    result.wallTime = wallTime
+                    result.schedules = index + 1
+                    annotate(&result, explored.schedule, of: count, scenario: scenario)
+                    return result
+                }
+            }
+            first.wallTime = wallTime
+            first.schedules = count
+            return first
+        }
+    }
+
+    /// Says which schedule failed and how to replay it, at the top of the result.
+    private func annotate(_ result: inout ScenarioResult, _ schedule: Schedule, of count: Int?, scenario: Scenario) {
+        let which = count.map { "schedule \(schedule.index) of \($0)" } ?? "schedule \(schedule.index)"
+        let note =
+            "failed under \(which) (seed \(schedule.seed)), not under the first-in-first-out order; replay it with --replay-schedule \(schedule)"
+        if let message = result.errorMessage {
+            result.errorMessage = note + ": " + message
+        } else {
+            result.steps.insert(
+                StepResult(
+                    index: 0, label: "schedule \(schedule)", location: scenario.location,
+                    assertions: [AssertionResult(label: "schedule", passed: false, message: note, location: scenario.location)]),
+                at: 0)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import ScenarioKit
+
+/// Schedule exploration finds races the first-in-first-out order hides, and replays them exactly.
+@Suite struct ExplorationTests {
+    static let races: [(String, Expectations)] = [
+        ("blockedTwice", Expectations(alerts: ["Account Blocked"])),
+        ("expiredTwice", Expectations(state: ["refreshes": 1])),
+    ]
+
+    private func scenario(_ action: String, _ expect: Expectations) -> Scenario {
+        Build.scenario(steps: [Build.step(.perform(Build.call(action), parallel: 1, expect: .ok))], expect: expect)
+    }
+
+    private func explore(_ scenario: Scenario, _ exploration: Exploration) async -> ScenarioResult {
+        await Explorer(driver: RacyDriver(), options: RunOptions(), exploration: exploration).run(scenario)
+    }
+
+    @Test(arguments: 0..<races.count) func theDefaultOrderHidesTheRace(race: Int) async {
+        let (action, expect) = Self.races[race]
+        let result = await ScenarioRunner(driver: RacyDriver()).run(scenario(action, expect))
+        #expect(result.status == .passed, "\(result.failureSummary)")
+    }
+
+    @Test(arguments: 0..<races.count) func aHundredSchedulesCatchIt(race: Int) async throws {
+        let (action, expect) = Self.races[race]
+        let result = await explore(scenario(action, expect), .schedules(count: 100, seed: 7))
+        #expect(result.status == .failed)
+        let note = try #require(result.steps.first?.assertions.first?.message)
+        #expect(note.contains("--replay-schedule 7:"), "\(note)")
+
+        // The printed schedule fails again, the same way, every time.
+        let index = try #require(Int(note.split(separator: ":").last?.prefix { $0.isNumber } ?? ""))
+        let replayed = await explore(scenario(action, expect), .replay(Schedule(seed: 7, index: index)))
+        #expect(replayed.status == .failed)
+        for _ in 0..<5 {
+            let again = await explore(scenario(action, expect), .replay(Schedule(seed: 7, index: index)))
+            #expect(again.transcript == replayed.transcript)
+            #expect(again.failures.map(\.message) == replayed.failures.map(\.message))
+        }
+    }
+
+    @Test func aSchedulePrintsAndParsesTheSameWay() {
+        let schedule = Schedule(seed: 42, index: 17)
+        #expect(Schedule(parsing: schedule.description) == schedule)
+        #expect(Schedule(parsing: "42") == nil)
+        #expect(Schedule(parsing: "x:1") == nil)
+        #expect(Schedule(parsing: "1:-2") == nil)
+    }
+}
