@@ -17,16 +17,16 @@ import Testing
         #expect(result.virtualTime == .seconds(30))
     }
 
-    @Test func anHourOfVirtualTimeTakesNoWallTime() async {
+    @Test func anHourOfVirtualTimeIsOneWakeOfTheClock() async {
         let scenario = Build.scenario(steps: [
             Build.step(.perform(Build.call("sleep", ["seconds": 3600]), parallel: 1, expect: .value(["at": "3600.000s"])))
         ])
-        let started = ContinuousClock.now
         let result = await ScenarioRunner(driver: TestDriver()).run(scenario)
         #expect(result.status == .passed)
         #expect(result.virtualTime == .seconds(3600))
-        // Generous bound: the point is "not an hour", not a benchmark.
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Time jumps to the deadline: a handful of jobs, not one per second. (How fast that is
+        // in wall time is the benchmark's business, never a test's.)
+        #expect(result.jobs < 20, "\(result.jobs) jobs")
     }
 
     @Test func dateFollowsVirtualTime() {
