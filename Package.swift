@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "ScenarioKit", dependencies: ["HTTPCore"]),
         .target(name: "SessionKitDriver", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
         .executableTarget(name: "scenario", dependencies: ["ScenarioKit", "SessionKitDriver"]),
+        .executableTarget(name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "HTTPCore"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "HTTPCore"]),

@@ -1,0 +1,184 @@
+import Foundation
+import ScenarioKit
+import SessionKitDriver
+
+// `scenario-bench`: figures, side by side, never a verdict. Build and run in release:
+//   swift build -c release && .build/release/scenario-bench
+// It reads Scenarios/ and runs the `scenario` program built beside it.
+
+let repository = FileManager.default.currentDirectoryPath
+let binFolder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
+let scenarioProgram = binFolder + "/scenario"
+let cores = ProcessInfo.processInfo.activeProcessorCount
+let quick = CommandLine.arguments.contains("--quick")
+
+func load(_ json: String, driver: any ScenarioDriver, id: String = "bench") -> Scenario? {
+    switch ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(data: Data(json.utf8), file: "\(id).json", id: id) {
+    case .success(let scenario): return scenario
+    case .failure(let failure):
+        print("bench scenario does not load: \(failure)")
+        return nil
+    }
+}
+
+func loadFile(_ path: String) -> Scenario? {
+    let driver = SessionKitDriver()
+    return try? ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: path, id: path).get()
+}
+
+/// Engine cost per exchange: `count` requests in a row through the minimal driver.
+func perExchange(route: RunOptions.Route, count: Int) async -> Duration {
+    let json = """
+        {"name": "bench", "description": "benchmark", "exchanges": [{"id": "ping", "request": {"method": "GET", "path": "/ping"},
+          "response": {"status": 200}, "times": \(count)}],
+         "steps": [{"do": "send", "with": {"count": \(count)}}], "expect": {"requests": {"total": \(count)}}}
+        """
+    guard let scenario = load(json, driver: BenchDriver()) else { return .zero }
+    let result = await ScenarioRunner(driver: BenchDriver(), options: RunOptions(route: route)).run(scenario)
+    precondition(result.status == .passed, "bench scenario failed: \(result.errorMessage ?? "")")
+    return result.wallTime / count
+}
+
+/// SessionKit's cost per request step: `count` steps of the `request` action.
+func sessionKitPerStep(route: RunOptions.Route, count: Int) async -> Duration {
+    let steps = Array(repeating: #"{"do": "request", "with": {"path": "/feed"}}"#, count: count).joined(separator: ",")
+    let json = """
+        {"name": "bench", "description": "benchmark", "given": {"session": {"accessToken": "a", "refreshToken": "r", "user": {"id": "u1"}}},
+         "exchanges": [{"id": "feed", "request": {"method": "GET", "path": "/feed"}, "response": {"status": 200, "json": {"items": []}},
+          "times": \(count)}],
+         "steps": [\(steps)], "expect": {"requests": {"total": \(count)}}}
+        """
+    let driver = SessionKitDriver()
+    guard let scenario = load(json, driver: driver) else { return .zero }
+    let result = await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
+    precondition(result.status == .passed, "SessionKit bench scenario failed: \(result.errorMessage ?? "")")
+    return result.wallTime / count
+}
+
+// MARK: - Per exchange
+
+let n = quick ? 2_000 : 20_000
+let constant = await Floors.constantCall(n * 50)
+let hop = await Floors.serialHop(n * 10)
+let stub = await Floors.urlProtocolStub(quick ? 500 : 3_000)
+let direct = await perExchange(route: .direct, count: n)
+let viaURLSession = await perExchange(route: .urlSession, count: quick ? 500 : 3_000)
+let sessionKitDirect = await sessionKitPerStep(route: .direct, count: quick ? 300 : 2_000)
+let sessionKitURLSession = await sessionKitPerStep(route: .urlSession, count: quick ? 200 : 1_000)
+
+var exchanges = Table(title: "Per exchange (CPU wall time per request, release build)")
+exchanges.add("what", "µs", "× serial hop", "× URLProtocol stub")
+@MainActor func row(_ name: String, _ value: Duration) {
+    exchanges.add(
+        name, format(value.microseconds, 2), format(value.seconds / hop.seconds, 1), format(value.seconds / stub.seconds, 3))
+}
+row("floor: async call returning a constant", constant)
+row("floor: task hop onto an actor and back", hop)
+row("floor: raw URLSession + minimal URLProtocol", stub)
+row("engine, direct route, minimal driver", direct)
+row("engine, URLSession route, minimal driver", viaURLSession)
+row("SessionKit request step, direct route", sessionKitDirect)
+row("SessionKit request step, URLSession route", sessionKitURLSession)
+exchanges.print()
+print("engine's own share above the serial-hop floor, direct route: \(format((direct - hop).microseconds, 2)) µs")
+
+// MARK: - Virtual time
+
+var compression = Table(title: "Virtual-time compression (app seconds per wall second)")
+compression.add("scenario", "app time", "wall", "app s / wall s")
+if let hour = loadFile("Scenarios/rate-limit/reset-429-one-hour-then-retry-succeeds.json") {
+    let result = await ScenarioRunner(driver: SessionKitDriver()).run(hour)
+    compression.add(
+        "an hour of Retry-After (SessionKit)", "\(format(result.virtualTime.seconds, 0)) s", "\(format(result.wallTime.microseconds, 0)) µs",
+        format(result.virtualTime.seconds / result.wallTime.seconds, 0))
+}
+let dayJSON = """
+    {"name": "a day of polling", "description": "benchmark", "steps": [{"do": "poll"}, {"advance": "24h"}]}
+    """
+if let day = load(dayJSON, driver: BenchDriver()) {
+    let result = await ScenarioRunner(driver: BenchDriver()).run(day)
+    compression.add(
+        "a day of 15 s polling (5,760 ticks, minimal driver)", "\(format(result.virtualTime.seconds, 0)) s",
+        "\(format(result.wallTime.microseconds, 0)) µs", format(result.virtualTime.seconds / result.wallTime.seconds, 0))
+}
+compression.print()
+
+// MARK: - Schedules
+
+if let burst = loadFile("Scenarios/blocked-user/concurrent-403s-log-out-once.json") {
+    let count = quick ? 20 : 200
+    let configuration = SuiteRunner.Configuration(jobs: 1, exploration: .schedules(count: count, seed: 1))
+    let suite = SuiteRunner(driver: SessionKitDriver(), configuration: configuration)
+    let entry = SuiteRunner.Entry(path: burst.file, id: burst.id, loaded: .success(burst))
+    let outcome = await suite.run(entries: [entry])
+    let wall = outcome.run.wallTime
+    var schedules = Table(title: "Schedule exploration")
+    schedules.add("scenario", "schedules", "wall", "schedules / s")
+    schedules.add(burst.id, "\(count)", "\(format(wall.seconds * 1000, 0)) ms", format(Double(count) / wall.seconds, 0))
+    schedules.print()
+}
+
+// MARK: - Corpus and scaling, through the release CLI
+
+guard FileManager.default.isExecutableFile(atPath: scenarioProgram) else {
+    print("\n(no \(scenarioProgram): build it with `swift build -c release` for the corpus and scaling figures)")
+    exit(0)
+}
+
+var corpus = Table(title: "The corpus through the CLI (process start included; peak memory of the main process)")
+corpus.add("run", "scenarios", "wall", "scenarios / s", "peak MB")
+let corpusCount = (try? FileManager.default.subpathsOfDirectory(atPath: "Scenarios").filter { $0.hasSuffix(".json") && !$0.hasSuffix("schema.json") }.count) ?? 0
+for jobs in Set([1, cores]).sorted() {
+    let run = Measure.child(scenarioProgram, ["run", "Scenarios", "--no-reports", "--quiet", "--jobs", "\(jobs)"], in: repository)
+    corpus.add(
+        "Scenarios/, --jobs \(jobs)\(run.status == 0 ? "" : " (exit \(run.status))")", "\(corpusCount)",
+        "\(format(run.wall.seconds * 1000, 0)) ms", format(Double(corpusCount) / run.wall.seconds, 0), format(run.peakMegabytes))
+}
+corpus.print()
+
+/// A folder of `count` scenarios: the brief's four cases, copied with unique ids.
+func generatedCorpus(_ count: Int) -> String? {
+    let brief = [
+        "blocked-user/concurrent-403s-log-out-once", "rate-limit/reset-429-retry-after-delta-seconds",
+        "token-refresh/token-expiry-then-single-shared-refresh", "startup/user-inactive-at-startup",
+    ]
+    let folder = NSTemporaryDirectory() + "scenario-bench-\(count)-\(ProcessInfo.processInfo.processIdentifier)"
+    try? FileManager.default.removeItem(atPath: folder)
+    for (index, name) in brief.enumerated() {
+        guard let data = FileManager.default.contents(atPath: "Scenarios/\(name).json") else { return nil }
+        let sub = "\(folder)/case\(index)"
+        try? FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        for copy in 0..<(count / brief.count) {
+            _ = FileManager.default.createFile(atPath: "\(sub)/\(copy).json", contents: data)
+        }
+    }
+    return folder
+}
+
+var scaling = Table(title: "Scaling: generated corpora of the brief's four cases, --jobs \(cores)")
+scaling.add("scenarios", "reports", "wall", "scenarios / s", "peak MB")
+var figures: [String: (Duration, Double)] = [:]
+for count in quick ? [1_000] : [1_000, 10_000] {
+    guard let folder = generatedCorpus(count) else { continue }
+    defer {
+        for path in [folder, folder + "-junit.xml", folder + "-results.json"] { try? FileManager.default.removeItem(atPath: path) }
+    }
+    for reports in [true, false] {
+        let arguments =
+            ["run", folder, "--quiet", "--jobs", "\(cores)"]
+            + (reports ? ["--junit", folder + "-junit.xml", "--json", folder + "-results.json"] : ["--no-reports"])
+        let run = Measure.child(scenarioProgram, arguments, in: repository)
+        figures["\(count)-\(reports)"] = (run.wall, run.peakMegabytes)
+        scaling.add(
+            "\(count)\(run.status == 0 ? "" : " (exit \(run.status))")", reports ? "on" : "off", "\(format(run.wall.seconds, 2)) s",
+            format(Double(count) / run.wall.seconds, 0), format(run.peakMegabytes))
+    }
+}
+for reports in [true, false] {
+    if let small = figures["1000-\(reports)"], let large = figures["10000-\(reports)"] {
+        scaling.add(
+            "10k / 1k", reports ? "on" : "off", "× \(format(large.0.seconds / small.0.seconds, 2))", "",
+            "× \(format(large.1 / small.1, 2))")
+    }
+}
+scaling.print()
