@@ -146,10 +146,14 @@ func generatedCorpus(_ count: Int) -> String? {
     try? FileManager.default.removeItem(atPath: folder)
     for (index, name) in brief.enumerated() {
         guard let data = FileManager.default.contents(atPath: "Scenarios/\(name).json") else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        // Names are unique in a run: number each copy's.
+        guard let name = text.range(of: #""name": ""#) else { return nil }
         let sub = "\(folder)/case\(index)"
         try? FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
         for copy in 0..<(count / brief.count) {
-            _ = FileManager.default.createFile(atPath: "\(sub)/\(copy).json", contents: data)
+            let unique = text.replacingCharacters(in: name, with: "\"name\": \"#\(copy) ")
+            _ = FileManager.default.createFile(atPath: "\(sub)/\(copy).json", contents: Data(unique.utf8))
         }
     }
     return folder
