@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ScenarioKit", targets: ["ScenarioKit"]),
         .library(name: "SessionKitDriver", targets: ["SessionKitDriver"]),
         .library(name: "ScenarioCommandLine", targets: ["ScenarioCommandLine"]),
+        .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
         .executable(name: "scenario", targets: ["scenario"]),
     ],
     dependencies: [],
@@ -22,6 +23,7 @@ let package = Package(
         .target(name: "ScenarioKit", dependencies: ["HTTPCore"]),
         .target(name: "SessionKitDriver", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
         .target(name: "ScenarioCommandLine", dependencies: ["ScenarioKit"]),
+        .target(name: "ScenarioTesting", dependencies: ["ScenarioKit"]),
         .executableTarget(name: "scenario", dependencies: ["ScenarioCommandLine", "SessionKitDriver"]),
         .executableTarget(name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "HTTPCore"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
@@ -29,7 +31,7 @@ let package = Package(
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "HTTPCore"]),
         .testTarget(
             name: "ScenarioSuiteTests",
-            dependencies: ["ScenarioKit", "SessionKitDriver", "HTTPCore"]
+            dependencies: ["ScenarioKit", "ScenarioTesting", "SessionKitDriver", "HTTPCore"]
         ),
         .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit"]),
     ],

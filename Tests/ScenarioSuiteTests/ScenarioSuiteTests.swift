@@ -1,10 +1,12 @@
 import Foundation
 import ScenarioKit
+import ScenarioTesting
 import SessionKitDriver
 import Testing
 
 /// Every scenario under `Scenarios/` is its own test case, run through the direct transport
-/// and again through URLSession and the URLProtocol adapter.
+/// and again through URLSession and the URLProtocol adapter, the way a team's own test target
+/// does it with `ScenarioTesting`.
 @Suite struct ScenarioSuiteTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -17,14 +19,29 @@ import Testing
         #expect(Self.corpus.count >= 30, "Scenarios/ holds \(Self.corpus.count) scenarios")
     }
 
-    @Test("scenario (direct transport)", arguments: corpus.map(\.id))
-    func direct(id: String) async throws {
-        try await Self.run(id, route: .direct)
+    @Test("scenario (direct transport)", arguments: ScenarioFile.all(in: "Scenarios"))
+    func direct(file: ScenarioFile) async {
+        await file.check(with: Self.driver)
     }
 
-    @Test("scenario (URLSession + URLProtocol)", arguments: corpus.map(\.id))
-    func throughURLSession(id: String) async throws {
-        try await Self.run(id, route: .urlSession)
+    @Test("scenario (URLSession + URLProtocol)", arguments: ScenarioFile.all(in: "Scenarios"))
+    func throughURLSession(file: ScenarioFile) async {
+        await file.check(with: Self.driver, options: RunOptions(route: .urlSession))
+    }
+
+    @Test func failuresAreRecordedAtTheScenarioFile() async {
+        let path = Self.root + "/../Tests/Fixtures/failing-scenarios/wrong-state.json"
+        await withKnownIssue {
+            await ScenarioFile(id: "wrong-state", path: path).check(with: Self.driver)
+        } matching: { issue in
+            issue.sourceLocation?.fileID.hasSuffix("wrong-state.json") == true && (issue.sourceLocation?.line ?? 0) > 1
+        }
+    }
+
+    @Test func anUnreadableFolderIsAFailingCaseNotAnEmptyList() {
+        let cases = ScenarioFile.all(in: "No/Such/Folder")
+        #expect(cases.count == 1)
+        #expect(cases.first?.id.contains("No/Such/Folder") == true)
     }
 
     static let driver = SessionKitDriver()
@@ -32,13 +49,6 @@ import Testing
     /// Loads one scenario file for the SessionKit driver; a load failure is thrown with every issue.
     static func load(_ path: String, id: String) throws -> Scenario {
         try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: path, id: id).get()
-    }
-
-    static func run(_ id: String, route: RunOptions.Route) async throws {
-        let file = try #require(corpus.first { $0.id == id })
-        let scenario = try load(file.path, id: file.id)
-        let result = await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
-        #expect(result.status == .passed, "\(Self.explain(result))")
     }
 
     static func explain(_ result: ScenarioResult) -> String {
