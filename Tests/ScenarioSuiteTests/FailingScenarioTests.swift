@@ -55,10 +55,10 @@ import Testing
     @Test func unscriptedRequestsAndUnusedExchangesAreBothReported() async throws {
         let result = try await Self.run("unscripted-request")
         #expect(result.failures.map(\.label) == ["unmatched requests", "unused exchanges"])
-        #expect(result.failures.first?.actual == "#1 GET /feed")
+        #expect(result.failures.first?.actual == "#1 GET /feed; nearest: 'health' (path: wants /health, got /feed)")
         #expect(result.failures.last?.actual == "'health' served 0 of 1")
         // The transcript stops at the first divergence: the unmatched request.
-        #expect(result.transcript.last == "[0.000s] #1 ✗ no exchange matches; answered 404")
+        #expect(result.transcript.last == "[0.000s] #1 ✗ no exchange matches; answered 404; nearest: 'health' (path: wants /health, got /feed)")
     }
 
     @Test func aWrongHeaderIsExplainedWithoutRevealingTokens() async throws {

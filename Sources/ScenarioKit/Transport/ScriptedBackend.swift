@@ -42,6 +42,11 @@ public final class ScriptedBackend: @unchecked Sendable {
     private var log: [LoggedRequest] = []
     private var transcript: [String] = []
     private var firstUnmatchedLine: Int?
+    /// What the nearest exchanges wanted, by request number, for unmatched requests.
+    private var nearMissNotes: [Int: String] = [:]
+
+    /// Why an unmatched request matched nothing: the nearest exchanges and what differs.
+    package func nearMiss(forRequest number: Int) -> String { lock.withLock { nearMissNotes[number] ?? "" } }
     /// On the URLSession route: which requests are away, so that idleness stays exact.
     private let outsideWork: OutsideWork?
     /// What the run tracks as away on other threads; `nil` for a backend made outside a run.
@@ -76,7 +81,9 @@ public final class ScriptedBackend: @unchecked Sendable {
             log.append(LoggedRequest(number: number, request: request, exchangeID: index.map { exchanges[$0].id }, arrivedAt: clock.now))
             transcript.append("[\(clock.now)] #\(number) → \(Self.describe(request))")
             guard let index else {
-                transcript.append("[\(clock.now)] #\(number) ✗ no exchange matches; answered 404")
+                let near = Self.nearMisses(candidate, exchanges: exchanges, uses: uses)
+                transcript.append("[\(clock.now)] #\(number) ✗ no exchange matches; answered 404\(near)")
+                nearMissNotes[number] = near
                 if firstUnmatchedLine == nil { firstUnmatchedLine = transcript.count }
                 let response = HTTPResponse(
                     status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
