@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "SessionKit", dependencies: ["HTTPCore"]),
         .target(name: "ScenarioKit", dependencies: ["HTTPCore"]),
         .target(name: "SessionKitDriver", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
-        .target(name: "ScenarioCommandLine", dependencies: ["ScenarioKit"]),
+        .target(name: "ScenarioCommandLine", dependencies: ["ScenarioKit"], resources: [.copy("Templates/scenario.schema.json")]),
         .target(name: "ScenarioTesting", dependencies: ["ScenarioKit"]),
         .executableTarget(name: "scenario", dependencies: ["ScenarioCommandLine", "SessionKitDriver"]),
         .executableTarget(name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "HTTPCore"]),

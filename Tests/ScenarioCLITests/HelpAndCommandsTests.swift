@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Help, version, lint, list, actions")
 struct HelpAndCommandsTests {
-    static let commands = ["run", "lint", "list", "actions", "merge", "import", "redact", "export"]
+    static let commands = ["run", "lint", "list", "actions", "merge", "import", "redact", "export", "init"]
 
     @Test(arguments: commands)
     func everyCommandHasHelp(command: String) throws {
