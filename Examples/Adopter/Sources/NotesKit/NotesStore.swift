@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A notes screen written the way app code is: state on the main actor, its own URLSession,
+/// a retry after `Retry-After` with `Task.sleep`, and a sign-out on 403 that happens once.
+@MainActor public final class NotesStore {
+    public private(set) var notes: [String] = []
+    public private(set) var signedIn = true
+    public private(set) var alerts: [String] = []
+    private let session: URLSession
+    private let baseURL: URL
+    private var token: String
+
+    public init(configuration: URLSessionConfiguration, baseURL: URL, token: String) {
+        session = URLSession(configuration: configuration)
+        self.baseURL = baseURL
+        self.token = token
+    }
+
+    /// Loads the notes; waits out one 503 with its `Retry-After`.
+    public func refresh() async {
+        for attempt in 0..<2 {
+            var request = URLRequest(url: baseURL.appendingPathComponent("notes"))
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            guard let (data, response) = try? await session.data(for: request), let http = response as? HTTPURLResponse else {
+                return
+            }
+            switch http.statusCode {
+            case 200:
+                notes = (try? JSONDecoder().decode([String].self, from: data)) ?? []
+                return
+            case 403:
+                signOutBlocked()
+                return
+            case 503 where attempt == 0:
+                let seconds = Int(http.value(forHTTPHeaderField: "Retry-After") ?? "") ?? 1
+                try? await Task.sleep(for: .seconds(seconds))
+            default:
+                return
+            }
+        }
+    }
+
+    private func signOutBlocked() {
+        MainActor.assertIsolated()
+        guard signedIn else { return }
+        signedIn = false
+        notes = []
+        alerts.append("Account Blocked")
+    }
+}

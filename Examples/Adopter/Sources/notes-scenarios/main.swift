@@ -1,0 +1,3 @@
+import NotesDriver
+import ScenarioCommandLine
+await ScenarioCommandLine.main(driver: NotesDriver())
