@@ -1,58 +1,58 @@
 #if canImport(Testing)
-import Foundation
-import ScenarioKit
-import Testing
+    import Foundation
+    import ScenarioKit
+    import Testing
 
-/// One scenario file of a folder, as the argument of a parameterized test: its id is what the
-/// test navigator and reports show.
-///
-/// ```swift
-/// import ScenarioTesting
-/// import Testing
-///
-/// @Test(arguments: ScenarioFile.all(in: "Scenarios", relativeTo: #filePath))
-/// func scenario(_ file: ScenarioFile) async {
-///     await file.check(with: MyDriver())
-/// }
-/// ```
-public struct ScenarioFile: Sendable, Hashable, CustomTestStringConvertible {
-    /// The scenario's id: its path below the folder, without `.json`.
-    public let id: String
-    /// The file's path.
-    public let path: String
+    /// One scenario file of a folder, as the argument of a parameterized test: its id is what the
+    /// test navigator and reports show.
+    ///
+    /// ```swift
+    /// import ScenarioTesting
+    /// import Testing
+    ///
+    /// @Test(arguments: ScenarioFile.all(in: "Scenarios", relativeTo: #filePath))
+    /// func scenario(_ file: ScenarioFile) async {
+    ///     await file.check(with: MyDriver())
+    /// }
+    /// ```
+    public struct ScenarioFile: Sendable, Hashable, CustomTestStringConvertible {
+        /// The scenario's id: its path below the folder, without `.json`.
+        public let id: String
+        /// The file's path.
+        public let path: String
 
-    /// Creates a case for one file.
-    public init(id: String, path: String) {
-        self.id = id
-        self.path = path
-    }
+        /// Creates a case for one file.
+        public init(id: String, path: String) {
+            self.id = id
+            self.path = path
+        }
 
-    /// Shown as the case's name.
-    public var testDescription: String { id }
+        /// Shown as the case's name.
+        public var testDescription: String { id }
 
-    /// Every scenario file under `folder` (recursively), in path order. A relative `folder` is
-    /// taken from the package root found above `relativeTo` (pass `#filePath`), so the cases are
-    /// the same whatever directory the tests run from. A folder that cannot be read gives one
-    /// case named after it, which fails with the reason: never an empty, silently green list.
-    public static func all(in folder: String, relativeTo filePath: String = #filePath) -> [ScenarioFile] {
-        let root = folder.hasPrefix("/") ? folder : packageRoot(above: filePath) + "/" + folder
-        do {
-            let found = try ScenarioDiscovery.find([root])
-            guard !found.isEmpty else { return [ScenarioFile(id: "no scenario files in \(folder)", path: root)] }
-            return found.map { ScenarioFile(id: $0.id, path: $0.path) }
-        } catch {
-            return [ScenarioFile(id: "cannot read \(folder)", path: root)]
+        /// Every scenario file under `folder` (recursively), in path order. A relative `folder` is
+        /// taken from the package root found above `relativeTo` (pass `#filePath`), so the cases are
+        /// the same whatever directory the tests run from. A folder that cannot be read gives one
+        /// case named after it, which fails with the reason: never an empty, silently green list.
+        public static func all(in folder: String, relativeTo filePath: String = #filePath) -> [ScenarioFile] {
+            let root = folder.hasPrefix("/") ? folder : packageRoot(above: filePath) + "/" + folder
+            do {
+                let found = try ScenarioDiscovery.find([root])
+                guard !found.isEmpty else { return [ScenarioFile(id: "no scenario files in \(folder)", path: root)] }
+                return found.map { ScenarioFile(id: $0.id, path: $0.path) }
+            } catch {
+                return [ScenarioFile(id: "cannot read \(folder)", path: root)]
+            }
+        }
+
+        /// The nearest folder above `filePath` that holds a `Package.swift`.
+        static func packageRoot(above filePath: String) -> String {
+            var url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+            while url.path != "/" {
+                if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+                url.deleteLastPathComponent()
+            }
+            return FileManager.default.currentDirectoryPath
         }
     }
-
-    /// The nearest folder above `filePath` that holds a `Package.swift`.
-    static func packageRoot(above filePath: String) -> String {
-        var url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-            url.deleteLastPathComponent()
-        }
-        return FileManager.default.currentDirectoryPath
-    }
-}
 #endif

@@ -89,7 +89,8 @@ compression.add("scenario", "app time", "wall", "app s / wall s")
 if let hour = loadFile("Scenarios/rate-limit/reset-429-one-hour-then-retry-succeeds.json") {
     let result = await ScenarioRunner(driver: SessionKitDriver()).run(hour)
     compression.add(
-        "an hour of Retry-After (SessionKit)", "\(format(result.virtualTime.seconds, 0)) s", "\(format(result.wallTime.microseconds, 0)) µs",
+        "an hour of Retry-After (SessionKit)", "\(format(result.virtualTime.seconds, 0)) s",
+        "\(format(result.wallTime.microseconds, 0)) µs",
         format(result.virtualTime.seconds / result.wallTime.seconds, 0))
 }
 let dayJSON = """
@@ -127,7 +128,9 @@ guard FileManager.default.isExecutableFile(atPath: scenarioProgram) else {
 
 var corpus = Table(title: "The corpus through the CLI (process start included; peak memory of the main process)")
 corpus.add("run", "scenarios", "wall", "scenarios / s", "peak MB")
-let corpusCount = (try? FileManager.default.subpathsOfDirectory(atPath: "Scenarios").filter { $0.hasSuffix(".json") && !$0.hasSuffix("schema.json") }.count) ?? 0
+let corpusCount =
+    (try? FileManager.default.subpathsOfDirectory(atPath: "Scenarios").filter { $0.hasSuffix(".json") && !$0.hasSuffix("schema.json") }
+        .count) ?? 0
 for jobs in Set([1, cores]).sorted() {
     let run = Measure.child(scenarioProgram, ["run", "Scenarios", "--no-reports", "--quiet", "--jobs", "\(jobs)"], in: repository)
     corpus.add(

@@ -117,7 +117,11 @@ import Testing
         #expect(strict.status == .failed)
         #expect(Set(strict.failures.map(\.label)) == ["unmatched requests", "unused exchanges"])
         // The transcript stops at the first divergence: the unmatched request.
-        #expect(strict.transcript == ["[0.000s] #1 → GET /nobody", "[0.000s] #1 ✗ no exchange matches; answered 404; nearest: 'spare' (path: wants /x, got /nobody)"])
+        #expect(
+            strict.transcript == [
+                "[0.000s] #1 → GET /nobody",
+                "[0.000s] #1 ✗ no exchange matches; answered 404; nearest: 'spare' (path: wants /x, got /nobody)",
+            ])
         let relaxed = await ScenarioRunner(driver: TestDriver()).run(
             Build.scenario(exchanges: exchanges, steps: steps, relax: Relaxations(unmatchedRequests: true, unusedExchanges: true)))
         #expect(relaxed.status == .passed, "\(relaxed.failures)")

@@ -58,7 +58,8 @@ import Testing
         #expect(result.failures.first?.actual == "#1 GET /feed; nearest: 'health' (path: wants /health, got /feed)")
         #expect(result.failures.last?.actual == "'health' served 0 of 1")
         // The transcript stops at the first divergence: the unmatched request.
-        #expect(result.transcript.last == "[0.000s] #1 ✗ no exchange matches; answered 404; nearest: 'health' (path: wants /health, got /feed)")
+        #expect(
+            result.transcript.last == "[0.000s] #1 ✗ no exchange matches; answered 404; nearest: 'health' (path: wants /health, got /feed)")
     }
 
     @Test func aWrongHeaderIsExplainedWithoutRevealingTokens() async throws {

@@ -296,7 +296,9 @@ final class ScenarioRun: @unchecked Sendable {
         if !scenario.relax.unmatchedRequests {
             let unmatched = log.filter { $0.exchangeID == nil }
             if !unmatched.isEmpty {
-                let lines = unmatched.map { "#\($0.number) \($0.request.method) \($0.request.target)\(backend.nearMiss(forRequest: $0.number))" }
+                let lines = unmatched.map {
+                    "#\($0.number) \($0.request.method) \($0.request.target)\(backend.nearMiss(forRequest: $0.number))"
+                }
                 assertions.append(
                     AssertionResult(
                         label: "unmatched requests", passed: false,

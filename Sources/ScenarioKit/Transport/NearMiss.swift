@@ -63,8 +63,10 @@ extension ScriptedBackend {
             }
             return (index, differences)
         }
-        let nearest = ranked.filter { !$0.differences.isEmpty }.sorted { ($0.differences.count, $0.index) < ($1.differences.count, $1.index) }
-            .prefix(3)
+        let nearest = ranked.filter { !$0.differences.isEmpty }.sorted {
+            ($0.differences.count, $0.index) < ($1.differences.count, $1.index)
+        }
+        .prefix(3)
         guard !nearest.isEmpty else { return "" }
         return "; nearest: "
             + nearest.map { "'\(exchanges[$0.index].id)' (\($0.differences.joined(separator: "; ")))" }.joined(separator: ", ")

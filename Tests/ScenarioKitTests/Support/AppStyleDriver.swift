@@ -15,7 +15,8 @@ struct AppStyleDriver: ScenarioDriver {
     var actions: [ActionSpec] {
         [
             ActionSpec("get", "GET a path with the app's own session", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
-            ActionSpec("getWithHandler", "GET with a completion handler", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
+            ActionSpec(
+                "getWithHandler", "GET with a completion handler", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
             ActionSpec("getShared", "GET through URLSession.shared", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
             ActionSpec("napThenGet", "Task.sleep an hour, then GET", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
             ActionSpec("fanOut", "three detached tasks and a task group hop through an actor"),
@@ -96,7 +97,9 @@ final class AppStyleSession: DriverSession, @unchecked Sendable {
                 let request = URLRequest(url: url(arguments))
                 let status: Int = try await withCheckedThrowingContinuation { continuation in
                     session.dataTask(with: request) { _, response, error in
-                        if let error { continuation.resume(throwing: error) } else {
+                        if let error {
+                            continuation.resume(throwing: error)
+                        } else {
                             continuation.resume(returning: (response as? HTTPURLResponse)?.statusCode ?? 0)
                         }
                     }.resume()

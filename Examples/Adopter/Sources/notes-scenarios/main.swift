@@ -1,3 +1,4 @@
 import NotesDriver
 import ScenarioCommandLine
+
 await ScenarioCommandLine.main(driver: NotesDriver())
