@@ -4,12 +4,17 @@ import ScenarioKit
 
 /// Binds scenarios to the notes screen.
 public struct NotesDriver: ScenarioDriver {
+    /// Creates the driver.
     public init() {}
 
+    /// Shown in reports.
     public var name: String { "Notes" }
+    /// What scenarios can do.
     public var actions: [ActionSpec] { [ActionSpec("refresh", "Pull to refresh: GET /notes")] }
+    /// What `given` may hold.
     public var givenKeys: [GivenSpec] { [GivenSpec("token", .string, "the stored access token")] }
 
+    /// Builds the notes screen on the scenario's own URLSession configuration.
     public func makeSession(_ context: DriverContext) async throws -> any DriverSession {
         let token = context.given["token"]?.stringValue ?? "none"
         let configuration = context.urlSessionConfiguration()

@@ -7,13 +7,17 @@ import Foundation
 /// A notes screen written the way app code is: state on the main actor, its own URLSession,
 /// a retry after `Retry-After` with `Task.sleep`, and a sign-out on 403 that happens once.
 @MainActor public final class NotesStore {
+    /// The notes shown.
     public private(set) var notes: [String] = []
+    /// Whether the user is still signed in.
     public private(set) var signedIn = true
+    /// Alerts shown, in order.
     public private(set) var alerts: [String] = []
     private let session: URLSession
     private let baseURL: URL
     private var token: String
 
+    /// Creates the screen with its own session built from `configuration`.
     public init(configuration: URLSessionConfiguration, baseURL: URL, token: String) {
         session = URLSession(configuration: configuration)
         self.baseURL = baseURL
