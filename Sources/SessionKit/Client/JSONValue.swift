@@ -18,9 +18,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// An object; keys are unordered, as in JSON.
     case object([String: JSONValue])
 
-    /// Decodes a body; `nil` when it is empty or not JSON at all.
+    /// Decodes a body; `nil` when it is empty, not JSON at all, or nested deeper than
+    /// ``JSONNesting/limit`` (which Foundation's decoder is never shown).
     public static func decode(_ data: Data) -> JSONValue? {
-        guard !data.isEmpty else { return nil }
+        guard !data.isEmpty, !JSONNesting.isTooDeep(data) else { return nil }
         return try? JSONDecoder().decode(JSONValue.self, from: data)
     }
 

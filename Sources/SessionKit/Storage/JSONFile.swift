@@ -11,6 +11,7 @@ struct JSONFile<Value: Codable & Sendable>: Sendable {
     /// The stored value, or `nil`.
     func read() -> Value? {
         guard let data = try? Data(contentsOf: url) else { return nil }
+        guard !JSONNesting.isTooDeep(data) else { return nil }
         return try? JSONDecoder().decode(Value.self, from: data)
     }
 

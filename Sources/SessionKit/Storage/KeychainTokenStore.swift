@@ -29,6 +29,7 @@
             let status = SecItemCopyMatching(query as CFDictionary, &result)
             guard status == errSecSuccess, let data = result as? Data else { return nil }
             // A damaged item reads as "no session" rather than failing the launch.
+            guard !JSONNesting.isTooDeep(data) else { return nil }
             return try? JSONDecoder().decode(SessionTokens.self, from: data)
         }
 
