@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+@testable import ScenarioKit
+
+/// The engine reads every reply body too (transcripts, matching, secrets): no body crashes it.
+@Suite struct HostileBodyParsingTests {
+    @Test func aHundredThousandHostileBodiesParseOrAreRefused() {
+        var state: UInt64 = 77
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let alphabet = Array(#"[]{}":,0123456789.eE-+ truefalsn\u"#.utf8) + [0xFF, 0xC0, 0x00, 0xE2]
+        var parsed = 0
+        for round in 0..<100_000 {
+            let body: Data
+            if round < 2_400 {
+                // Every depth around the limits, bare and closed.
+                let depth = round / 2 + 1
+                body = Data((String(repeating: "[", count: depth) + (round % 2 == 0 ? "" : String(repeating: "]", count: depth))).utf8)
+            } else {
+                let length = Int(next() % 64)
+                body = Data((0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })
+            }
+            if JSONValue.parse(body) != nil { parsed += 1 }
+            _ = ScriptedBackend.describeBody(body)
+        }
+        #expect(parsed > 100)
+    }
+}
