@@ -35,13 +35,40 @@ struct RunCommandTests {
         #expect(result.stderr == "error: no such file or folder: Scenarios\n")
     }
 
-    @Test func emptyFolderPassesWithAWarning() throws {
+    @Test func anEmptyFolderIsNotAPass() throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Scenarios"), withIntermediateDirectories: true)
         let result = try ScenarioBinary.run(["run"], in: folder.url)
-        #expect(result.status == 0)
-        #expect(result.stderr.contains("warning: no scenario files found"))
-        #expect(result.stdout.contains("Summary: 0 passed, 0 failed, 0 skipped"))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no scenario files found in Scenarios"))
+        #expect(result.stderr.contains("--allow-empty"))
+        let allowed = try ScenarioBinary.run(["run", "--allow-empty"], in: folder.url)
+        #expect(allowed.status == 0)
+        #expect(allowed.stdout.contains("Summary: 0 passed, 0 failed, 0 skipped"))
+        let lint = try ScenarioBinary.run(["lint"], in: folder.url)
+        #expect(lint.status == 2)
+    }
+
+    @Test func aSelectionThatRunsNothingIsNotAPass() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Scenarios/fine.json", ScenarioText.empty(name: "Fine"))
+        let result = try ScenarioBinary.run(["run", "--filter", "nothing-is-called-this"], in: folder.url)
+        #expect(result.status == 2, "\(result.output)")
+        #expect(result.stderr.contains("the selection ran none of the 1 scenario files found"))
+        #expect(try ScenarioBinary.run(["run", "--filter", "nothing-is-called-this", "--allow-empty"], in: folder.url).status == 0)
+    }
+
+    @Test func pathsThatCannotBeUsedAreNamed() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Scenarios/fine.json", ScenarioText.empty(name: "Fine"))
+        let scenarios = folder.url.appendingPathComponent("Scenarios")
+        try FileManager.default.createSymbolicLink(
+            atPath: scenarios.appendingPathComponent("gone.json").path, withDestinationPath: "missing.json")
+        try FileManager.default.createSymbolicLink(atPath: scenarios.appendingPathComponent("up").path, withDestinationPath: "..")
+        let result = try ScenarioBinary.run(["run"], in: folder.url)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Scenarios/gone.json is a link to missing.json, which does not exist"), "\(result.stderr)")
+        #expect(result.stderr.contains("links back into a folder above it"), "\(result.stderr)")
     }
 
     @Test func failingScenarioExitsOneAndShowsWhatWentWrong() throws {

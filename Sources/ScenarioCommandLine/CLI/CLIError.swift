@@ -31,6 +31,8 @@ enum CLIError: Error, Sendable, Equatable {
     case invalidReport(String)
     /// A trace (HAR) that could not be read or imported: the full located message.
     case invalidTrace(String)
+    /// Nothing to check or run, and `--allow-empty` was not given: what was empty.
+    case nothingSelected(String)
 
     /// The exit status.
     var exitCode: ExitCode {
@@ -38,7 +40,7 @@ enum CLIError: Error, Sendable, Equatable {
         case .missingCommand, .unknownCommand, .unknownOption, .missingValue, .unexpectedValue, .invalidValue,
             .duplicateOption, .conflictingOptions, .unexpectedArgument, .missingArgument:
             .usage
-        case .badPath, .cannotRead, .cannotWrite, .invalidReport, .invalidTrace:
+        case .badPath, .cannotRead, .cannotWrite, .invalidReport, .invalidTrace, .nothingSelected:
             .fileProblem
         }
     }
@@ -80,6 +82,8 @@ enum CLIError: Error, Sendable, Equatable {
             "'\(qualified(command))' needs \(argument)"
         case .badPath(let description):
             description
+        case .nothingSelected(let what):
+            "\(what); a run that checks nothing is not a pass (pass --allow-empty if that is on purpose)"
         case .cannotRead(let path, let reason):
             "cannot read \(path): \(reason)"
         case .cannotWrite(let path, let reason):

@@ -11,17 +11,23 @@ struct LintCommand: Command {
         Every problem in every file is printed as FILE:LINE:COLUMN: error: MESSAGE, and the exit
         status is 2 if there is any. Names used by more than one scenario are problems too.
         """
-    static let options: [OptionSpec] = []
+    static let options: [OptionSpec] = [.flag("--allow-empty", "Exit 0 when there is no scenario file to check")]
 
     /// The files and folders to check.
     var paths: [String]
+    /// Whether finding no file is fine.
+    var allowEmpty = false
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
         paths = arguments.scenarioPaths
+        allowEmpty = arguments.has("--allow-empty")
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
         let entries = try context.loadScenarios(paths)
+        if entries.isEmpty, !allowEmpty {
+            throw .nothingSelected("no scenario files found in \(paths.joined(separator: ", "))")
+        }
         var problems: [String] = []
         var brokenFiles = 0
         var firstByName: [String: Scenario] = [:]

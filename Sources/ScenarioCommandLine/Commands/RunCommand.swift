@@ -34,6 +34,7 @@ struct RunCommand: Command {
         .value("--schedules", "N", "Run each scenario under N orders of its jobs (first in first out, then PCT schedules)"),
         .value("--seed", "S", "The seed --schedules draws its schedules from (default: 1)"),
         .value("--replay-schedule", "SEED:INDEX", "Run each scenario under exactly the schedule a failure printed"),
+        .flag("--allow-empty", "Exit 0 when no scenario file is found or the selection runs none"),
     ]
 
     /// The hidden command `run --jobs N` starts its worker processes with.
@@ -59,6 +60,8 @@ struct RunCommand: Command {
     var runOptions: RunOptions
     /// Schedule exploration, if asked for.
     var exploration: Exploration?
+    /// Whether running nothing is fine.
+    var allowEmpty = false
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
         paths = arguments.scenarioPaths
@@ -111,6 +114,7 @@ struct RunCommand: Command {
             route = parsed
         }
         runOptions = RunOptions(route: route, revealSecrets: arguments.has("--show-secrets"))
+        allowEmpty = arguments.has("--allow-empty")
 
         if let text = arguments.value("--replay-schedule") {
             for option in ["--schedules", "--seed", "--repeat"] where arguments.contains(option) {
@@ -181,8 +185,8 @@ struct RunCommand: Command {
         let report = ConsoleReport(colors: context.usesColors, verbosity: verbosity)
 
         let entries = try context.loadScenarios(paths, with: suite)
-        if entries.isEmpty {
-            console.err("warning: no scenario files found in \(paths.joined(separator: ", "))\n")
+        if entries.isEmpty, !allowEmpty {
+            throw .nothingSelected("no scenario files found in \(paths.joined(separator: ", "))")
         }
         if verbosity >= .verbose {
             var header = "Running \(entries.count) scenario file\(entries.count == 1 ? "" : "s") with \(jobs) worker\(jobs == 1 ? "" : "s")"
@@ -222,6 +226,9 @@ struct RunCommand: Command {
         }
         console.out(report.summary(outcome.run))
         if let writeError { throw writeError }
+        if !allowEmpty, !entries.isEmpty, outcome.run.scenarios.allSatisfy({ $0.status == .skipped }) {
+            throw .nothingSelected("the selection ran none of the \(entries.count) scenario files found")
+        }
         return ExitCode.of(outcome)
     }
 }
