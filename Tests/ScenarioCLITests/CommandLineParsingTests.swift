@@ -19,10 +19,12 @@ struct CommandLineParsingTests {
 
     @Test(arguments: [
         ["--filter", "one"], ["--filter=one"], ["--tag", "smoke"], ["--tag", "smoke", "--tag", "x"], ["--skip-tag", "slow"],
-        ["--skip-tag=a", "--skip-tag=b"], ["--jobs", "3"], ["-j", "1"], ["--jobs=2"], ["--shard", "1/2", "--allow-empty"], ["--shard=2/2", "--allow-empty"],
+        ["--skip-tag=a", "--skip-tag=b"], ["--jobs", "3"], ["-j", "1"], ["--jobs=2"], ["--shard", "1/2", "--allow-empty"],
+        ["--shard=2/2", "--allow-empty"],
         ["--repeat", "2"], ["--fail-fast"], ["--junit", "out/j.xml"], ["--json", "out/r.json"], ["--no-reports"],
         ["--quiet"], ["-q"], ["--verbose"], ["-v"], ["--route", "direct"], ["--route", "urlSession"], ["--show-secrets"],
-        ["--allow-empty"], ["--schedules", "3"], ["--schedules", "2", "--seed", "9"], ["--replay-schedule", "1:2"], ["Scenarios"], ["Scenarios/one.json"], ["--", "Scenarios"],
+        ["--allow-empty"], ["--schedules", "3"], ["--schedules", "2", "--seed", "9"], ["--replay-schedule", "1:2"], ["Scenarios"],
+        ["Scenarios/one.json"], ["--", "Scenarios"],
     ])
     func everyRunFlagIsAccepted(flags: [String]) throws {
         let folder = try folder()

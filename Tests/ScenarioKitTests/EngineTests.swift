@@ -290,3 +290,27 @@ import Testing
         #expect(TextDiff.lines(expected: "same", actual: "same").isEmpty)
     }
 }
+
+/// Every run is bounded: a scenario built to run forever stops at a limit it names.
+@Suite struct RunLimitTests {
+    @Test func aTimerThatTicksForeverMeetsTheWakeLimit() async {
+        var scenario = Build.scenario(steps: [
+            Build.step(.perform(Build.call("poll"), parallel: 1, expect: .ok)), Build.step(.advance(.seconds(3600 * 24 * 365 * 292))),
+        ])
+        scenario.limits.wakes = 500
+        let result = await ScenarioRunner(driver: TestDriver()).run(scenario)
+        #expect(result.status == .error)
+        #expect(result.errorMessage?.contains("woke the clock 500 times") == true, "\(result.errorMessage ?? "")")
+        #expect(result.errorMessage?.contains("raise limits.wakes") == true)
+        #expect(result.transcript.count <= ScenarioRun.transcriptLimit + 1)
+    }
+
+    @Test func theSameScenarioWithinItsLimitPasses() async {
+        var scenario = Build.scenario(steps: [
+            Build.step(.perform(Build.call("poll"), parallel: 1, expect: .ok)), Build.step(.advance(.seconds(10 * 400))),
+        ])
+        scenario.limits.wakes = 500
+        let result = await ScenarioRunner(driver: TestDriver()).run(scenario)
+        #expect(result.status == .passed, "\(result.errorMessage ?? "")")
+    }
+}

@@ -34,7 +34,7 @@ struct HostileBodyFuzzTests {
             bodies.append(Data(open.utf8))
             bodies.append(Data((open + String(repeating: "]", count: depth)).utf8))
             bodies.append(Data((open + "1" + String(repeating: "]", count: depth - 1)).utf8))
-            bodies.append(Data((#"{"error_code":"#) .utf8) + Data(open.utf8))
+            bodies.append(Data((#"{"error_code":"#).utf8) + Data(open.utf8))
             bodies.append(Data(braces.utf8))
             bodies.append(Data((braces + "1" + String(repeating: "}", count: depth)).utf8))
             bodies.append(Data(("\"" + open + "\"").utf8))
@@ -65,7 +65,10 @@ struct HostileBodyFuzzTests {
                 case 0: bytes = Array(bytes.prefix(random.below(bytes.count + 1)))
                 case 1 where !bytes.isEmpty: bytes[random.below(bytes.count)] = UInt8(truncatingIfNeeded: random.next())
                 case 2: bytes.insert(contentsOf: odd[random.below(odd.count)], at: random.below(bytes.count + 1))
-                case 3: bytes.insert(contentsOf: Array(repeating: UInt8(ascii: random.below(2) == 0 ? "[" : "{"), count: random.below(700)), at: random.below(bytes.count + 1))
+                case 3:
+                    bytes.insert(
+                        contentsOf: Array(repeating: UInt8(ascii: random.below(2) == 0 ? "[" : "{"), count: random.below(700)),
+                        at: random.below(bytes.count + 1))
                 default: bytes += odd[random.below(odd.count)]
                 }
             }

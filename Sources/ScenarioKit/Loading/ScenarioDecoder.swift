@@ -72,11 +72,14 @@ struct ScenarioDecoder {
                 timeLimit = limit
             }
         }
+        let limits = decodeLimits(top)
         guard issues.isEmpty, let name, let description else { return nil }
-        return Scenario(
+        var scenario = Scenario(
             id: id, name: name, description: description, tags: tags, file: file,
             location: location(root, JSONPath.root), given: given, clockStart: clockStart,
             exchanges: exchanges, steps: steps, expect: expect, relax: relax, timeLimit: timeLimit)
+        scenario.limits = limits
+        return scenario
     }
 
     /// Learns exchange ids and step names first, so references to later ones can be checked in one pass.
@@ -89,6 +92,20 @@ struct ScenarioDecoder {
         if let steps = top["steps"]?.value.elements {
             stepNames = steps.compactMap { $0["name"]?.value.stringValue }
         }
+    }
+
+    private mutating func decodeLimits(_ top: Members) -> Limits {
+        var limits = Limits()
+        guard let member = top["limits"],
+            let members = object(member.value, at: top.path("limits"), "'limits'", allowed: ScenarioKeys.limits)
+        else { return limits }
+        if let wakes = members["wakes"] {
+            limits.wakes = integer(wakes.value, at: members.path("wakes"), "'limits.wakes'", minimum: 1) ?? limits.wakes
+        }
+        if let jobs = members["jobs"] {
+            limits.jobs = integer(jobs.value, at: members.path("jobs"), "'limits.jobs'", minimum: 1) ?? limits.jobs
+        }
+        return limits
     }
 
     private mutating func decodeRelax(_ top: Members) -> Relaxations {

@@ -5,8 +5,10 @@
 package enum ScenarioKeys {
     /// The document root.
     package static let topLevel = [
-        "$schema", "name", "description", "tags", "given", "exchanges", "steps", "expect", "relax", "timeLimit",
+        "$schema", "name", "description", "tags", "given", "exchanges", "steps", "expect", "relax", "timeLimit", "limits",
     ]
+    /// `limits`.
+    package static let limits = ["wakes", "jobs"]
     /// `relax`.
     package static let relax = ["unmatchedRequests", "unusedExchanges"]
     /// `given.clock`.

@@ -28,6 +28,8 @@ public struct Scenario: Sendable {
     public var relax: Relaxations
     /// The most virtual time a scenario may spend waiting before it is declared stuck.
     public var timeLimit: Duration
+    /// How much work a run may do before it is stopped: every run ends, and says which limit it met.
+    public var limits = Limits()
 
     /// Creates a scenario.
     public init(
@@ -55,6 +57,22 @@ public struct Scenario: Sendable {
     public static let defaultClockStart = Date(timeIntervalSince1970: 1_767_225_600)
     /// 24 hours of virtual time.
     public static let defaultTimeLimit: Duration = .seconds(24 * 3600)
+}
+
+/// Bounds on the work of one run, so a scenario built to run forever fails quickly, naming the
+/// limit and how to raise it.
+public struct Limits: Sendable, Hashable {
+    /// Wakes of the virtual clock one step may cause (an `advance` over a ticking timer wakes it
+    /// once per tick).
+    public var wakes: Int
+    /// Jobs the app may run between two pauses (waits on the clock or the network).
+    public var jobs: Int
+
+    /// The defaults: 100,000 wakes a step, 1,000,000 jobs without a pause.
+    public init(wakes: Int = 100_000, jobs: Int = 1_000_000) {
+        self.wakes = wakes
+        self.jobs = jobs
+    }
 }
 
 /// Checks a scenario may switch off explicitly.

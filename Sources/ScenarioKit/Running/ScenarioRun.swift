@@ -15,6 +15,9 @@ final class ScenarioRun: @unchecked Sendable {
     private var steps: [StepResult] = []
     /// Transcript length when the first check failed: the first divergence.
     private var divergence: Int?
+    /// Clock wakes in the current step, against `limits.wakes`.
+    private var wakes = 0
+    private var currentStep: Step?
 
     init(scenario: Scenario, driver: any ScenarioDriver, options: RunOptions) {
         self.scenario = scenario
@@ -100,6 +103,8 @@ final class ScenarioRun: @unchecked Sendable {
     // MARK: - Steps
 
     private func perform(_ step: Step, index: Int) throws {
+        wakes = 0
+        currentStep = step
         if let name = step.name { backend.reachStep(name) }
         var assertions: [AssertionResult] = []
         switch step.kind {
@@ -176,6 +181,14 @@ final class ScenarioRun: @unchecked Sendable {
     private func advance(to target: VirtualClock.Instant) throws {
         try settle()
         while let next = clock.nextDeadline, next <= target {
+            wakes += 1
+            if wakes > scenario.limits.wakes {
+                let from = clock.now
+                throw Abort(
+                    message:
+                        "this step woke the clock \(scenario.limits.wakes) times and reached \(from) of virtual time with \(VirtualClock.Instant.format(from.duration(to: target))) still to go (a timer that ticks on and on?); raise limits.wakes if you mean it",
+                    location: currentStep?.location)
+            }
             _ = clock.wakeDue(movingTo: next)
             try settle()
         }
@@ -186,10 +199,12 @@ final class ScenarioRun: @unchecked Sendable {
     /// Runs jobs until the app is idle.
     private func settle() throws {
         do {
-            try scheduler.runUntilIdle()
+            try scheduler.runUntilIdle(jobLimit: scenario.limits.jobs)
         } catch .busy(let jobs) {
             throw Abort(
-                message: "the app never became idle (\(jobs) jobs without a pause): a loop that does not wait on the clock or the network?")
+                message:
+                    "the app never became idle (\(jobs) jobs without a pause): a loop that does not wait on the clock or the network? raise limits.jobs if you mean it",
+                location: currentStep?.location)
         } catch .externalWorkTimedOut(let pending) {
             throw Abort(message: "work outside the scenario did not come back within 30 s of real time: \(pending)")
         }
@@ -380,12 +395,20 @@ final class ScenarioRun: @unchecked Sendable {
         if let cut, cut < lines.count {
             lines = Array(lines.prefix(cut)) + ["… \(lines.count - cut) more line(s) after the first divergence"]
         }
+        if lines.count > Self.transcriptLimit {
+            // Cut before masking: reports stay small and masking stays linear in what is kept.
+            let half = Self.transcriptLimit / 2
+            lines = Array(lines.prefix(half)) + ["… \(lines.count - 2 * half) line(s) left out"] + Array(lines.suffix(half))
+        }
         let status: ScenarioResult.Status = errorMessage != nil ? .error : (steps.allSatisfy(\.passed) ? .passed : .failed)
         return ScenarioResult(
             id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: status,
             steps: steps, errorMessage: errorMessage.map(redactor.redact), errorLocation: errorLocation,
             transcript: lines.map { Self.shortened(redactor.redact($0)) }, virtualTime: clock.now.offset, jobs: scheduler.jobsRun)
     }
+
+    /// The most transcript lines a result keeps: the first and last halves.
+    static let transcriptLimit = 400
 
     /// A transcript line cut for reports, after masking, so no part of a long token survives.
     static func shortened(_ line: String) -> String {
@@ -394,6 +417,8 @@ final class ScenarioRun: @unchecked Sendable {
 
     /// Secrets the scenario mentions, and credentials the stack sent.
     private func secrets() -> [String] {
+        // Requests repeat the same credentials: look at each distinct request once.
+        var seen: Set<String> = []
         var found = SecretRedactor.secrets(in: scenario.given)
         for exchange in scenario.exchanges {
             for field in exchange.request.headers { found += SecretRedactor.credentials(in: field.value) }
@@ -411,7 +436,7 @@ final class ScenarioRun: @unchecked Sendable {
             if case .check(let expectations) = step.kind { found += Self.secrets(in: expectations) }
         }
         found += Self.secrets(in: scenario.expect)
-        for logged in backend.requests {
+        for logged in backend.requests where seen.insert(ScriptedBackend.describe(logged.request)).inserted {
             for field in logged.request.headers where Self.isCredentialHeader(field.name) {
                 found += SecretRedactor.credentials(in: field.value)
             }
