@@ -195,3 +195,15 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// `{}` in an expectation means "empty", so it can fail.
+@Suite struct EmptyObjectExpectationTests {
+    @Test func anEmptyObjectMatchesOnlyAnEmptyObject() {
+        #expect(
+            JSONMatch.mismatches(expected: ["preferences": .object(JSONObject())], actual: ["preferences": .object(JSONObject())]).isEmpty)
+        let left = JSONMatch.mismatches(expected: ["preferences": .object(JSONObject())], actual: ["preferences": ["theme": "dark"]])
+        #expect(left.count == 1)
+        #expect(left.first?.path == ".preferences")
+        #expect(left.first?.actual.contains("theme") == true)
+    }
+}

@@ -1,7 +1,9 @@
 /// Subset matching of JSON values, the rule every expectation in a scenario uses.
 ///
 /// Objects: every expected key must match (`null` expects the key absent or null; keys not
-/// named are not checked). Arrays: same length, element by element. Scalars: equal (numbers by value).
+/// named are not checked), and an empty expected object `{}` matches only an empty object, so it
+/// says "empty" rather than nothing. Arrays: same length, element by element. Scalars: equal
+/// (numbers by value).
 public enum JSONMatch {
     /// One place where the actual value differs from the expected one.
     public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
@@ -26,6 +28,12 @@ public enum JSONMatch {
         case (_, nil):
             return [Mismatch(path: path, expected: expected.compactText, actual: "absent")]
         case (.object(let want), .object(let have)?):
+            if want.isEmpty, !have.isEmpty {
+                return [
+                    Mismatch(
+                        path: path, expected: "{} (empty)", actual: "\(have.count) member(s): " + have.map(\.key).joined(separator: ", "))
+                ]
+            }
             return want.flatMap { member in
                 mismatches(expected: member.value, actual: have[member.key], path: path + "." + member.key)
             }

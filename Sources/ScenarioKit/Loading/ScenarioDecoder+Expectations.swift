@@ -3,11 +3,20 @@ extension ScenarioDecoder {
     mutating func decodeExpectations(_ node: JSONNode, at path: String, _ what: String) -> Expectations? {
         guard let fields = object(node, at: path, what, allowed: ScenarioKeys.expectations) else { return nil }
         let issueCount = issues.count
+        // An expectation that cannot fail is a mistake, not a pass.
+        if fields.isEmpty {
+            report(
+                "\(what) is empty and checks nothing; name at least one of state, alerts, timeline, requests, or leave it out", node, path)
+        }
         var expectations = Expectations(location: location(node, path))
         if let member = fields["state"] {
             if member.value.members == nil {
                 report(
                     "'state' must be an object (a subset of the driver's snapshot); got \(Self.describe(member.value.value))",
+                    member.value, fields.path("state"))
+            } else if member.value.members?.isEmpty == true {
+                report(
+                    "'state': {} would only match an empty snapshot; name the fields to check, such as {\"screen\": \"login\"}",
                     member.value, fields.path("state"))
             } else {
                 expectations.state = member.value.value
@@ -36,6 +45,9 @@ extension ScenarioDecoder {
 
     private mutating func decodeRequestExpectations(_ node: JSONNode, at path: String) -> RequestExpectations? {
         guard let fields = object(node, at: path, "'requests'", allowed: ScenarioKeys.requestExpectations) else { return nil }
+        if fields.isEmpty {
+            report("'requests' is empty and checks nothing; name total, counts or log (\"total\": 0 says no request was sent)", node, path)
+        }
         var expectations = RequestExpectations()
         if let member = fields["total"] {
             expectations.total = integer(member.value, at: fields.path("total"), "'total'", minimum: 0)
@@ -43,6 +55,11 @@ extension ScenarioDecoder {
         if let member = fields["counts"] {
             let countsPath = fields.path("counts")
             if let entries = member.value.members {
+                if entries.isEmpty {
+                    report(
+                        "'counts' is empty and checks nothing; name an exchange id and how many requests it served", member.value,
+                        countsPath)
+                }
                 for entry in entries {
                     let entryPath = JSONPath.appending(countsPath, key: entry.key)
                     let known = checkExchangeReference(entry.key, at: keyLocation(entry, entryPath), "'counts'")
@@ -59,6 +76,9 @@ extension ScenarioDecoder {
         if let member = fields["log"] {
             let logPath = fields.path("log")
             if let elements = member.value.elements {
+                if elements.isEmpty {
+                    report("an empty 'log' checks nothing; to say no request was sent, write \"total\": 0", member.value, logPath)
+                }
                 expectations.log = elements.enumerated().compactMap { index, element in
                     decodeLogEntry(element, at: JSONPath.appending(logPath, index: index))
                 }

@@ -18,6 +18,9 @@ struct ScenarioDecoder {
         func path(_ key: String) -> String { JSONPath.appending(path, key: key) }
 
         func has(_ key: String) -> Bool { byKey[key] != nil }
+
+        /// Whether the object has no members at all.
+        var isEmpty: Bool { byKey.isEmpty }
     }
 
     let file: String
