@@ -265,7 +265,9 @@ import Testing
         arguments: [
             (["a": 1, "b": 2] as JSONValue, ["a": 1] as JSONValue, true),
             (["a": 1], ["a": 2], false),
-            (["a": ["b": nil]], ["a": [:]], true),
+            // `{}` says "empty": a member, even a null one, breaks it.
+            (["a": ["b": nil]], ["a": [:]], false),
+            (["a": [:]], ["a": [:]], true),
             (["a": nil], ["a": 1], false),
             ([1, 2], [1, 2, 3], false),
             ([["x": 1, "y": 2]], [["x": 1]], true),
@@ -276,8 +278,13 @@ import Testing
     }
 
     @Test func redactorLeavesWordsThatMerelyContainASecret() {
-        let redactor = SecretRedactor(secrets: ["A1"])
-        #expect(redactor.redact("Bearer A1, A10, XA1, A1.") == "Bearer ‹redacted#1›, A10, XA1, A1.")
+        let redactor = SecretRedactor(secrets: ["A1b2"])
+        #expect(redactor.redact("Bearer A1b2, A1b20, XA1b2, A1b2.") == "Bearer ‹redacted#1›, A1b20, XA1b2, A1b2.")
+    }
+
+    @Test func secretsTooShortToBeCredentialsMaskNothing() {
+        let redactor = SecretRedactor(secrets: ["1", "ab3"])
+        #expect(redactor.redact("step 1 of 3, ab3") == "step 1 of 3, ab3")
     }
 
     @Test func distinctSecretsGetDistinctNumbersInTheOrderGiven() {

@@ -7,11 +7,25 @@ public struct SecretRedactor: Sendable {
     /// diff show that two tokens differ without showing either.
     public static func mask(_ number: Int) -> String { "‹redacted#\(number)›" }
 
-    /// Member names whose string values are secrets (compared without case, `_` and `-`).
+    /// Member names whose values are secrets, whole (compared without case, `_`, `-` and `.`).
     static let secretKeys: Set<String> = [
-        "accesstoken", "refreshtoken", "token", "idtoken", "password", "newpassword", "secret",
-        "clientsecret", "apikey", "code", "otp", "cookie", "setcookie", "authorization", "sessionid",
+        "code", "otp", "pin", "pincode", "sid", "jwt", "cookie", "setcookie", "authorization", "proxyauthorization",
+        "sessionid", "apikey", "xapikey", "privatekey", "clientsecret", "signature", "credentials", "passcode",
     ]
+
+    /// Parts of member names that make their values secret wherever they appear
+    /// (`auth_token`, `current_password`, `api_secret`, `csrf_token`, `otp_code`, ...).
+    static let secretKeyParts = [
+        "token", "password", "passwd", "passphrase", "secret", "apikey", "privatekey", "sessionid", "csrf", "otpcode",
+        "authcode", "verificationcode", "smscode", "credential",
+    ]
+
+    /// Names that contain a secret part but describe a credential rather than hold one.
+    static let notSecretKeys: Set<String> = ["tokentype", "tokentypehint", "tokenexpiry", "tokenexpiresat", "passwordpolicy"]
+
+    /// Secrets shorter than this are not masked: a one-character password must not mask every
+    /// `1` in a report. Such values are too short to be real credentials anyway.
+    public static let minimumLength = 4
 
     /// Each secret with its mask, longest first, so a secret that contains another is masked whole.
     private let masks: [(secret: String, mask: String)]
@@ -22,8 +36,14 @@ public struct SecretRedactor: Sendable {
     public init(secrets: some Sequence<String>, enabled: Bool = true) {
         var numbered: [(secret: String, mask: String)] = []
         var seen: Set<String> = []
-        for secret in secrets where !secret.isEmpty && seen.insert(secret).inserted {
-            numbered.append((secret, Self.mask(numbered.count + 1)))
+        var number = 0
+        for secret in secrets where secret.count >= Self.minimumLength && seen.insert(secret).inserted {
+            number += 1
+            // Every form the value can take in a report shares its mask.
+            for form in Self.encodings(of: secret) where form.count >= Self.minimumLength && (form == secret || seen.insert(form).inserted)
+            {
+                numbered.append((form, Self.mask(number)))
+            }
         }
         self.masks = numbered.sorted { ($0.secret.count, $0.secret) > ($1.secret.count, $1.secret) }
         self.enabled = enabled
@@ -31,43 +51,109 @@ public struct SecretRedactor: Sendable {
 
     /// Every secret-looking string in a JSON value: values of secret keys, and the credential
     /// part of authorization-like header values.
-    public static func secrets(in value: JSONValue) -> [String] {
+    public static func secrets(in value: JSONValue, extraKeys: Set<String> = []) -> [String] {
         switch value {
         case .object(let object):
             return object.flatMap { member -> [String] in
-                if isSecretKey(member.key), let string = member.value.stringValue {
+                if isSecretKey(member.key, extra: extraKeys), let string = member.value.stringValue {
                     // A password is secret whole; an authorization-like value also by its parts.
                     return [string] + credentials(in: string)
                 }
-                if isSecretKey(member.key), case .number = member.value {
+                if isSecretKey(member.key, extra: extraKeys), case .number = member.value {
                     return [member.value.compactText]  // a numeric one-time code
                 }
-                return secrets(in: member.value)
+                if isSecretKey(member.key, extra: extraKeys), case .object = member.value {
+                    // `"tokens": {"access": …, "refresh": …}`: everything held under a secret name.
+                    return leafStrings(member.value)
+                }
+                return secrets(in: member.value, extraKeys: extraKeys)
             }
-        case .array(let elements): return elements.flatMap(secrets(in:))
+        case .array(let elements): return elements.flatMap { secrets(in: $0, extraKeys: extraKeys) }
+        case .string(let string): return jwtShaped(in: string)
         default: return []
         }
     }
 
-    /// Whether values under this name are secrets (case, `_` and `-` ignored).
-    static func isSecretKey(_ name: String) -> Bool {
-        secretKeys.contains(name.lowercased().filter { $0 != "_" && $0 != "-" })
+    /// Every string and number inside a value.
+    private static func leafStrings(_ value: JSONValue) -> [String] {
+        switch value {
+        case .string(let string): return [string]
+        case .number: return [value.compactText]
+        case .array(let elements): return elements.flatMap(leafStrings)
+        case .object(let object): return object.flatMap { leafStrings($0.value) }
+        default: return []
+        }
+    }
+
+    /// Whether values under this name are secrets (case, `_`, `-` and `.` ignored), by the
+    /// built-in names or the `extra` ones a scenario or driver declares.
+    static func isSecretKey(_ name: String, extra: Set<String> = []) -> Bool {
+        let key = normalized(name)
+        if notSecretKeys.contains(key) { return false }
+        return secretKeys.contains(key) || extra.contains(key) || secretKeyParts.contains { key.contains($0) }
+    }
+
+    /// A member name as secret names are compared: lower case, without `_`, `-` and `.`.
+    public static func normalized(_ name: String) -> String {
+        name.lowercased().filter { $0 != "_" && $0 != "-" && $0 != "." }
+    }
+
+    /// The forms a secret can take in a report: as is, percent-encoded, form-encoded,
+    /// JSON-escaped and in base64.
+    static func encodings(of secret: String) -> [String] {
+        var forms = [secret]
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        if let percent = secret.addingPercentEncoding(withAllowedCharacters: unreserved) {
+            forms.append(percent)
+            forms.append(percent.replacingOccurrences(of: "%20", with: "+"))
+        }
+        if let data = try? JSONEncoder().encode(secret), var escaped = String(data: data, encoding: .utf8), escaped.count >= 2 {
+            escaped.removeFirst()
+            escaped.removeLast()
+            forms.append(escaped)
+            forms.append(escaped.replacingOccurrences(of: "\\/", with: "/"))
+        }
+        forms.append(Data(secret.utf8).base64EncodedString())
+        var seen: Set<String> = []
+        return forms.filter { seen.insert($0).inserted }
+    }
+
+    /// JWT-shaped values (`eyJ…` header, payload and signature), wherever they stand in `text`.
+    public static func jwtShaped(in text: String) -> [String] {
+        var found: [String] = []
+        var rest = text[...]
+        while let start = rest.range(of: "eyJ") {
+            let tail = rest[start.lowerBound...]
+            let token = tail.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
+            if token.split(separator: ".", omittingEmptySubsequences: false).count == 3, token.count >= 20 { found.append(String(token)) }
+            rest = rest[start.upperBound...]
+        }
+        return found
+    }
+
+    /// Path segments that look like credentials: JWT-shaped, or 24 characters or more that mix
+    /// letters and digits (`/reset/9f8a7b6c5d4e3f2a1b0c9d8e`).
+    public static func secrets(inPath path: String) -> [String] {
+        path.split(separator: "/").map(String.init).filter { segment in
+            guard segment.count >= 24 else { return !jwtShaped(in: segment).isEmpty }
+            return segment.contains(where: \.isNumber) && segment.contains(where: \.isLetter)
+        }
     }
 
     /// Values of query parameters whose names are secret (`?token=...`).
-    public static func secrets(inQuery items: [(name: String, value: String)]) -> [String] {
-        items.filter { isSecretKey($0.name) && !$0.value.isEmpty }.map(\.value)
+    public static func secrets(inQuery items: [(name: String, value: String)], extraKeys: Set<String> = []) -> [String] {
+        items.filter { isSecretKey($0.name, extra: extraKeys) && !$0.value.isEmpty }.map(\.value)
     }
 
     /// Values of secret fields in a form-encoded body (`password=...&email=...`).
-    public static func secrets(inForm body: String) -> [String] {
+    public static func secrets(inForm body: String, extraKeys: Set<String> = []) -> [String] {
         let pairs = body.split(separator: "&").compactMap { pair -> (name: String, value: String)? in
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { return nil }
             let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
             return (decode(parts[0]), decode(parts[1]))
         }
-        return secrets(inQuery: pairs)
+        return secrets(inQuery: pairs, extraKeys: extraKeys)
     }
 
     /// The secret parts of a header value: `Bearer X` gives `X`;

@@ -14,11 +14,19 @@ public protocol ScenarioDriver: Sendable {
     var actions: [ActionSpec] { get }
     /// The keys `given` may hold besides `clock`.
     var givenKeys: [GivenSpec] { get }
+    /// Member, query and form names whose values are secrets in this stack's traffic, beyond the
+    /// built-in ones (`token`, `password`, `secret`, `api_key`, `otp_code`, ...). Default: none.
+    var secretKeys: [String] { get }
     /// Builds a fresh stack for one scenario run.
     /// - Throws: when `given` describes something the stack cannot start from.
     func makeSession(_ context: DriverContext) async throws -> any DriverSession
     /// What the trace importer needs to know about the stack (default: traces are not supported).
     var traceImport: TraceImportSpec { get }
+}
+
+extension ScenarioDriver {
+    /// No names beyond the built-in ones.
+    public var secretKeys: [String] { [] }
 }
 
 /// A stack under test, for the length of one scenario run.

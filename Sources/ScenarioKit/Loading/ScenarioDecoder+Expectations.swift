@@ -4,7 +4,7 @@ extension ScenarioDecoder {
         guard let fields = object(node, at: path, what, allowed: ScenarioKeys.expectations) else { return nil }
         let issueCount = issues.count
         // An expectation that cannot fail is a mistake, not a pass.
-        if fields.isEmpty {
+        if node.members?.isEmpty == true {
             report(
                 "\(what) is empty and checks nothing; name at least one of state, alerts, timeline, requests, or leave it out", node, path)
         }
@@ -45,7 +45,7 @@ extension ScenarioDecoder {
 
     private mutating func decodeRequestExpectations(_ node: JSONNode, at path: String) -> RequestExpectations? {
         guard let fields = object(node, at: path, "'requests'", allowed: ScenarioKeys.requestExpectations) else { return nil }
-        if fields.isEmpty {
+        if node.members?.isEmpty == true {
             report("'requests' is empty and checks nothing; name total, counts or log (\"total\": 0 says no request was sent)", node, path)
         }
         var expectations = RequestExpectations()

@@ -18,9 +18,6 @@ struct ScenarioDecoder {
         func path(_ key: String) -> String { JSONPath.appending(path, key: key) }
 
         func has(_ key: String) -> Bool { byKey[key] != nil }
-
-        /// Whether the object has no members at all.
-        var isEmpty: Bool { byKey.isEmpty }
     }
 
     let file: String
@@ -76,12 +73,14 @@ struct ScenarioDecoder {
             }
         }
         let limits = decodeLimits(top)
+        let secretKeys = stringArray(top, "secrets") ?? []
         guard issues.isEmpty, let name, let description else { return nil }
         var scenario = Scenario(
             id: id, name: name, description: description, tags: tags, file: file,
             location: location(root, JSONPath.root), given: given, clockStart: clockStart,
             exchanges: exchanges, steps: steps, expect: expect, relax: relax, timeLimit: timeLimit)
         scenario.limits = limits
+        scenario.secretKeys = secretKeys
         return scenario
     }
 
@@ -320,8 +319,11 @@ struct ScenarioDecoder {
 
     mutating func duration(_ node: JSONNode, at path: String, _ what: String) -> Duration? {
         guard let text = node.value.stringValue else {
-            let hint = node.value.numberValue.map {
-                "write \"\(JSONValue.number($0).compactText)ms\" or \"\(JSONValue.number($0).compactText)s\""
+            // Suggest only what would load: durations are never negative.
+            let hint = node.value.numberValue.map { number in
+                number < 0
+                    ? "durations cannot be negative; write a positive one such as \"\(JSONValue.number(-number).compactText)s\", or \"0s\""
+                    : "write \"\(JSONValue.number(number).compactText)ms\" or \"\(JSONValue.number(number).compactText)s\""
             }
             report(
                 "\(what) must be a duration string such as \"250ms\" or \"60s\"; got \(Self.describe(node.value))", node, path, hint: hint)

@@ -52,9 +52,12 @@ public struct ScenarioLoader: Sendable {
                 < ($1.element.location.line, $1.element.location.column, $1.offset)
         }.map(\.element)
         // Messages quote short values ("got 123456"); a mistyped password must not reach a report.
-        let redactor = SecretRedactor(secrets: SecretRedactor.secrets(in: root.value))
+        let named = Set((root.value["secrets"]?.arrayValue ?? []).compactMap(\.stringValue).map(SecretRedactor.normalized))
+        let redactor = SecretRedactor(secrets: SecretRedactor.secrets(in: root.value, extraKeys: named))
         let masked = ordered.map { issue in
-            LoadIssue(location: issue.location, message: redactor.redact(issue.message), hint: issue.hint.map(redactor.redact))
+            LoadIssue(
+                location: issue.location, message: TerminalSafe.escape(redactor.redact(issue.message)),
+                hint: issue.hint.map { TerminalSafe.escape(redactor.redact($0)) })
         }
         return .failure(LoadFailure(file: file, issues: masked))
     }

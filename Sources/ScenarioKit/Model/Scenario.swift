@@ -30,6 +30,8 @@ public struct Scenario: Sendable {
     public var timeLimit: Duration
     /// How much work a run may do before it is stopped: every run ends, and says which limit it met.
     public var limits = Limits()
+    /// Extra member, query and form names whose values are secrets in this scenario (`secrets`).
+    public var secretKeys: [String] = []
 
     /// Creates a scenario.
     public init(

@@ -361,10 +361,10 @@ final class ScenarioRun: @unchecked Sendable {
     /// Results are masked once, when the run is over and every secret it met is known.
     private static func masked(_ assertion: AssertionResult, by redactor: SecretRedactor) -> AssertionResult {
         var out = assertion
-        out.message = redactor.redact(out.message)
-        out.expected = out.expected.map(redactor.redact)
-        out.actual = out.actual.map(redactor.redact)
-        out.diff = out.diff.map(redactor.redact)
+        out.message = TerminalSafe.escape(redactor.redact(out.message), keepingNewlines: true)
+        out.expected = out.expected.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) }
+        out.actual = out.actual.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) }
+        out.diff = out.diff.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) }
         return out
     }
 
@@ -403,8 +403,9 @@ final class ScenarioRun: @unchecked Sendable {
         let status: ScenarioResult.Status = errorMessage != nil ? .error : (steps.allSatisfy(\.passed) ? .passed : .failed)
         return ScenarioResult(
             id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: status,
-            steps: steps, errorMessage: errorMessage.map(redactor.redact), errorLocation: errorLocation,
-            transcript: lines.map { Self.shortened(redactor.redact($0)) }, virtualTime: clock.now.offset, jobs: scheduler.jobsRun)
+            steps: steps, errorMessage: errorMessage.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) },
+            errorLocation: errorLocation, transcript: lines.map { TerminalSafe.escape(Self.shortened(redactor.redact($0))) },
+            virtualTime: clock.now.offset, jobs: scheduler.jobsRun)
     }
 
     /// The most transcript lines a result keeps: the first and last halves.
@@ -417,47 +418,73 @@ final class ScenarioRun: @unchecked Sendable {
 
     /// Secrets the scenario mentions, and credentials the stack sent.
     private func secrets() -> [String] {
+        let extra = Set((scenario.secretKeys + driver.secretKeys).map(SecretRedactor.normalized))
+        func inJSON(_ value: JSONValue) -> [String] { SecretRedactor.secrets(in: value, extraKeys: extra) }
+        func inBody(_ body: Data) -> [String] {
+            if let json = JSONValue.parse(body) { return inJSON(json) }
+            let text = String(decoding: body.prefix(1 << 20), as: UTF8.self)
+            return SecretRedactor.secrets(inForm: text, extraKeys: extra) + SecretRedactor.jwtShaped(in: text)
+        }
         // Requests repeat the same credentials: look at each distinct request once.
         var seen: Set<String> = []
-        var found = SecretRedactor.secrets(in: scenario.given)
+        var found = inJSON(scenario.given)
         for exchange in scenario.exchanges {
             for field in exchange.request.headers { found += SecretRedactor.credentials(in: field.value) }
-            found += SecretRedactor.secrets(inQuery: exchange.request.query)
-            if case .jsonSubset(let json)? = exchange.request.body { found += SecretRedactor.secrets(in: json) }
+            found += SecretRedactor.secrets(inQuery: exchange.request.query, extraKeys: extra)
+            switch exchange.request.body {
+            case .jsonSubset(let json)?: found += inJSON(json)
+            case .text(let text)?: found += inBody(Data(text.utf8))
+            case nil: break
+            }
+            if case .exact(let path)? = exchange.request.path { found += SecretRedactor.secrets(inPath: path) }
             if case .response(let response) = exchange.reply {
                 for field in response.headers where Self.isCredentialHeader(field.name) {
                     found += SecretRedactor.credentials(in: field.value)
                 }
-                if let json = JSONValue.parse(response.body) { found += SecretRedactor.secrets(in: json) }
+                found += inBody(response.body)
             }
         }
         for step in scenario.steps {
-            for call in step.calls { found += SecretRedactor.secrets(in: call.arguments) }
-            if case .check(let expectations) = step.kind { found += Self.secrets(in: expectations) }
+            for call in step.calls { found += inJSON(call.arguments) }
+            for outcome in Self.outcomes(of: step) {
+                switch outcome {
+                case .value(let value): found += inJSON(value)
+                // An error's `code` names what went wrong; anything else in it may be a secret.
+                case .error(.object(let object)): found += inJSON(.object(JSONObject(object.filter { $0.key != "code" })))
+                default: break
+                }
+            }
+            if case .check(let expectations) = step.kind { found += Self.secrets(in: expectations, extra: extra) }
         }
-        found += Self.secrets(in: scenario.expect)
+        found += Self.secrets(in: scenario.expect, extra: extra)
         for logged in backend.requests where seen.insert(ScriptedBackend.describe(logged.request)).inserted {
             for field in logged.request.headers where Self.isCredentialHeader(field.name) {
                 found += SecretRedactor.credentials(in: field.value)
             }
-            found += SecretRedactor.secrets(inQuery: logged.request.query.map { ($0.name, $0.value ?? "") })
-            if let body = logged.request.body {
-                found +=
-                    JSONValue.parse(body).map { SecretRedactor.secrets(in: $0) }
-                    ?? SecretRedactor.secrets(inForm: String(decoding: body, as: UTF8.self))
-            }
+            found += SecretRedactor.secrets(inQuery: logged.request.query.map { ($0.name, $0.value ?? "") }, extraKeys: extra)
+            found += SecretRedactor.secrets(inPath: logged.request.path)
+            if let body = logged.request.body { found += inBody(body) }
         }
         return found
     }
 
     /// Values an expectation names that may be secret: expected credentials and bodies.
-    private static func secrets(in expectations: Expectations) -> [String] {
-        var found = expectations.state.map { SecretRedactor.secrets(in: $0) } ?? []
+    private static func secrets(in expectations: Expectations, extra: Set<String>) -> [String] {
+        var found = expectations.state.map { SecretRedactor.secrets(in: $0, extraKeys: extra) } ?? []
         for pattern in expectations.requests?.log ?? [] {
             for (_, value) in pattern.headers { found += value.map(SecretRedactor.credentials(in:)) ?? [] }
-            found += pattern.json.map { SecretRedactor.secrets(in: $0) } ?? []
+            found += pattern.json.map { SecretRedactor.secrets(in: $0, extraKeys: extra) } ?? []
         }
         return found
+    }
+
+    /// The outcomes a step expects of its actions.
+    private static func outcomes(of step: Step) -> [Outcome] {
+        switch step.kind {
+        case .perform(_, _, let expect?), .await(_, let expect?): [expect]
+        case .group(_, let expects): expects.compactMap { $0 }
+        default: []
+        }
     }
 
     private static func isCredentialHeader(_ name: String) -> Bool {
