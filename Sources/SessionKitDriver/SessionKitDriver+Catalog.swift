@@ -77,9 +77,26 @@ extension SessionKitDriver {
 
     /// What `given` may hold.
     static let givenCatalog: [GivenSpec] = [
-        GivenSpec("session", .object, "stored session: {accessToken, refreshToken, user: {id, name, email}}"),
-        GivenSpec("preferences", .object, "stored session preferences (string values)"),
+        GivenSpec(
+            "session", .object, "stored session: {accessToken, refreshToken, user: {id, name, email, active}}",
+            fields: [
+                ArgumentSpec("accessToken", .string, required: true, "the stored access token"),
+                ArgumentSpec("refreshToken", .string, "the stored refresh token"),
+                ArgumentSpec(
+                    "user", .object, "the cached user",
+                    fields: [
+                        ArgumentSpec("id", .string, required: true, "user id"), ArgumentSpec("name", .string, "display name"),
+                        ArgumentSpec("email", .string, "email"), ArgumentSpec("active", .boolean, "false for an inactive account"),
+                    ]),
+            ]),
+        GivenSpec("preferences", .object, "stored session preferences (string values)", eachValue: .string),
         GivenSpec("connectivity", .string, "online (default) or offline", choices: ["online", "offline"]),
-        GivenSpec("config", .object, "{healthPollInterval, resetCooldown: durations; verificationCountdown: seconds}"),
+        GivenSpec(
+            "config", .object, "{healthPollInterval, resetCooldown: durations; verificationCountdown: seconds}",
+            fields: [
+                ArgumentSpec("healthPollInterval", .duration, "wait between health checks while polling"),
+                ArgumentSpec("resetCooldown", .duration, "how long password reset stays disabled"),
+                ArgumentSpec("verificationCountdown", .positiveInteger, "the resend countdown, in seconds"),
+            ]),
     ]
 }

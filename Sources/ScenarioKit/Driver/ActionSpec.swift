@@ -21,6 +21,10 @@ public struct ArgumentSpec: Sendable, Hashable {
     /// The JSON type an argument takes.
     public enum ValueType: String, Sendable, Hashable {
         case string, number, integer, boolean, object, array, any
+        /// A duration string above zero, such as `"15s"`.
+        case duration
+        /// A whole number above zero.
+        case positiveInteger
     }
 
     /// The key under `with`.
@@ -33,14 +37,24 @@ public struct ArgumentSpec: Sendable, Hashable {
     public var summary: String
     /// The only values allowed, when the argument is a choice.
     public var choices: [String]?
+    /// For an object: the members it may hold, checked as deeply as the driver reads them
+    /// (unknown names refused with a did-you-mean, required ones demanded). `nil`: any members.
+    public var fields: [ArgumentSpec]?
+    /// For an object whose members are all alike (a string map): what each member must be.
+    public var eachValue: ValueType?
 
     /// Creates an argument description.
-    public init(_ name: String, _ type: ValueType, required: Bool = false, _ summary: String, choices: [String]? = nil) {
+    public init(
+        _ name: String, _ type: ValueType, required: Bool = false, _ summary: String, choices: [String]? = nil,
+        fields: [ArgumentSpec]? = nil, eachValue: ValueType? = nil
+    ) {
         self.name = name
         self.type = type
         self.required = required
         self.summary = summary
         self.choices = choices
+        self.fields = fields
+        self.eachValue = eachValue
     }
 }
 

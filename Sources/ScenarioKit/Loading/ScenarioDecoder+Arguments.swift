@@ -37,22 +37,33 @@ extension ScenarioDecoder {
         return with.value
     }
 
-    /// Checks one value against an argument spec's type and choices.
+    /// Checks one value against an argument spec's type and choices, and an object's members
+    /// against the spec's fields, as deep as they go.
     mutating func checkValue(_ node: JSONNode, at path: String, against spec: ArgumentSpec, owner: String) {
         let value = node.value
-        let fits: Bool =
-            switch spec.type {
-            case .string: value.stringValue != nil
-            case .number: value.numberValue != nil
-            case .integer: value.intValue != nil
-            case .boolean: value.boolValue != nil
-            case .object: value.objectValue != nil
-            case .array: value.arrayValue != nil
-            case .any: true
-            }
-        guard fits else {
+        guard Self.fits(value, spec.type) else {
             report("\(owner) must be \(Self.article(spec.type)); got \(Self.describe(value))", node, path)
             return
+        }
+        if let fields = spec.fields, node.members != nil {
+            let names = fields.map(\.name)
+            let listHint = "\(owner) takes: \(names.joined(separator: ", "))"
+            if let members = object(node, at: path, owner, allowed: names, listHint: listHint) {
+                for field in fields {
+                    if let member = members[field.name] {
+                        checkValue(member.value, at: members.path(field.name), against: field, owner: "'\(field.name)' of \(owner)")
+                    } else if field.required {
+                        report("\(owner) needs '\(field.name)' (\(field.summary))", node, path)
+                    }
+                }
+            }
+        }
+        if let each = spec.eachValue {
+            for member in node.members ?? [] where !Self.fits(member.value.value, each) {
+                report(
+                    "'\(member.key)' of \(owner) must be \(Self.article(each)); got \(Self.describe(member.value.value))", member.value,
+                    JSONPath.appending(path, key: member.key))
+            }
         }
         if let choices = spec.choices, let text = value.stringValue, !choices.contains(text) {
             report(
@@ -61,8 +72,24 @@ extension ScenarioDecoder {
         }
     }
 
+    static func fits(_ value: JSONValue, _ type: ArgumentSpec.ValueType) -> Bool {
+        switch type {
+        case .string: value.stringValue != nil
+        case .number: value.numberValue != nil
+        case .integer: value.intValue != nil
+        case .positiveInteger: (value.intValue ?? 0) > 0
+        case .boolean: value.boolValue != nil
+        case .object: value.objectValue != nil
+        case .array: value.arrayValue != nil
+        case .duration: value.stringValue.flatMap { try? DurationParser.parse($0) }.map { $0 > .zero } ?? false
+        case .any: true
+        }
+    }
+
     static func article(_ type: ArgumentSpec.ValueType) -> String {
         switch type {
+        case .duration: "a duration above zero, such as \"15s\""
+        case .positiveInteger: "a whole number above zero"
         case .string: "a string"
         case .number: "a number"
         case .integer: "an integer"
