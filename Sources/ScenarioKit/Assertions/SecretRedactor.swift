@@ -90,7 +90,7 @@ public struct SecretRedactor: Sendable {
     static func isSecretKey(_ name: String, extra: Set<String> = []) -> Bool {
         let key = normalized(name)
         if notSecretKeys.contains(key) { return false }
-        return secretKeys.contains(key) || extra.contains(key) || secretKeyParts.contains { key.contains($0) }
+        return secretKeys.contains(key) || extra.contains(key) || secretKeyParts.contains { Self.bytes(of: key, contain: $0) }
     }
 
     /// A member name as secret names are compared: lower case, without `_`, `-` and `.`.
@@ -120,6 +120,8 @@ public struct SecretRedactor: Sendable {
 
     /// JWT-shaped values (`eyJ…` header, payload and signature), wherever they stand in `text`.
     public static func jwtShaped(in text: String) -> [String] {
+        // Most strings hold no JWT: a byte scan says so without Foundation's slower search.
+        guard bytes(of: text, contain: "eyJ") else { return [] }
         var found: [String] = []
         var rest = text[...]
         while let start = rest.range(of: "eyJ") {
@@ -129,6 +131,28 @@ public struct SecretRedactor: Sendable {
             rest = rest[start.upperBound...]
         }
         return found
+    }
+
+    /// Whether `text` contains `part`, compared byte for byte (both are ASCII here, and UTF-8
+    /// never matches an ASCII needle in the middle of a character).
+    static func bytes(of text: String, contain part: String) -> Bool {
+        let needle = Array(part.utf8)
+        guard let first = needle.first else { return true }
+        var haystack = text
+        return haystack.withUTF8 { bytes in
+            guard bytes.count >= needle.count else { return false }
+            var index = 0
+            let last = bytes.count - needle.count
+            while index <= last {
+                if bytes[index] == first {
+                    var offset = 1
+                    while offset < needle.count, bytes[index + offset] == needle[offset] { offset += 1 }
+                    if offset == needle.count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
     }
 
     /// Path segments that look like credentials: JWT-shaped, or 24 characters or more that mix
