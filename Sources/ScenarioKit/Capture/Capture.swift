@@ -66,6 +66,13 @@ enum Capture {
         }
     }
 
+    /// Main-actor code was found running off the main actor while a scenario ran.
+    static func reportIsolationEscape() {
+        let scheduler = RunnerThread.current ?? lock.withLock { running }
+        scheduler?.noteEscape(
+            "code isolated to the main actor ran on another thread (a completion handler or DispatchQueue calling MainActor.assumeIsolated?)")
+    }
+
     /// A job for the global concurrent executor; `false` leaves it to the runtime.
     static func takeGlobal(_ job: UnownedJob) -> Bool {
         guard let (scheduler, foreign) = owner(of: job) else { return false }

@@ -29,10 +29,13 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
     // Spelled out: the protocol's default needs macOS 14 / iOS 17.
     func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 
+    /// The runtime asks when the executor it tracks is not this one. The main thread and a
+    /// scenario's main-actor job are the main actor. Anything else is reported to the running
+    /// scenario as an escape rather than trapping: the hooks must never be what ends a process.
     func checkIsolated() {
         if Thread.isMainThread { return }
         if let scheduler = Capture.currentScheduler, scheduler.isRunningMainJob { return }
-        preconditionFailure("not on the main actor: neither the main thread nor a scenario's main-actor job")
+        Capture.reportIsolationEscape()
     }
 }
 

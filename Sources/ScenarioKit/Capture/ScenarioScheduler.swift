@@ -59,6 +59,13 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
+    /// Records something that escaped the scenario; the run fails with it.
+    func noteEscape(_ note: String) {
+        condition.withLock {
+            if escapeNotes.count < 20, !escapeNotes.contains(note) { escapeNotes.append(note) }
+        }
+    }
+
     /// Puts a sleeping job on the virtual clock.
     func schedule(_ job: UnownedJob, after delay: Duration) {
         let deadline = clock.now.advanced(by: delay)
