@@ -23,7 +23,7 @@ import Testing
     @Test(arguments: routes) func mainActorStateAndItsOwnSessionGiveOneTranscript(route: RunOptions.Route) async {
         let first = await run(burst, route: route)
         #expect(first.status == .passed, "\(first.errorMessage ?? first.failureSummary)")
-        for _ in 0..<(ProcessInfo.processInfo.environment["DBG"] != nil ? 3 : 99) {
+        for _ in 0..<99 {
             let again = await run(burst, route: route)
             #expect(again.status == .passed, "\(again.errorMessage ?? again.failureSummary)")
             #expect(again.transcript == first.transcript)
@@ -44,6 +44,14 @@ import Testing
         let result = await run(scenario, route: route)
         #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)")
         #expect(result.virtualTime == .seconds(3600), "\(result.transcript)")
+    }
+
+    @Test func taskSleepInsideAnActorRunsOnVirtualTime() async {
+        let scenario = Build.scenario(
+            steps: [Build.step(.perform(Build.call("napInActor"), parallel: 1, expect: .value(["count": 3])))])
+        let result = await run(scenario, route: .direct)
+        #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)")
+        #expect(result.virtualTime == .seconds(90))
     }
 
     @Test(arguments: routes) func completionHandlersAndTheSharedSessionAreServed(route: RunOptions.Route) async {

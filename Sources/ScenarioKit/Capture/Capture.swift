@@ -70,7 +70,8 @@ enum Capture {
     static func reportIsolationEscape() {
         let scheduler = RunnerThread.current ?? lock.withLock { running }
         scheduler?.noteEscape(
-            "code isolated to the main actor ran on another thread (a completion handler or DispatchQueue calling MainActor.assumeIsolated?)")
+            "code isolated to the main actor ran on another thread (a completion handler or DispatchQueue calling MainActor.assumeIsolated?)"
+        )
     }
 
     /// A job for the global concurrent executor; `false` leaves it to the runtime.
@@ -96,23 +97,22 @@ enum Capture {
 }
 
 extension Capture {
-    /// A sleep a stand-in executor was asked for. Durations of the runtime's clocks become
-    /// virtual time; a sleep on any other clock (a test clock of the app's) is that clock's
-    /// business, so it is handed to the runtime's global executor after the same virtual delay.
-    static func sleep<C: Clock>(_ job: UnownedJob, for delay: C.Duration, on clock: C) {
-        let duration = (delay as? Duration) ?? .zero
-        if !takeTimed(job, after: max(duration, .zero)) { RuntimeHooks.enqueueOnGlobal(job) }
+    /// A sleep an executor was asked for (`Task.sleep`, a clock's `sleep`); `false` leaves it
+    /// to the caller. Durations of the runtime's clocks become virtual time; other clocks do not
+    /// reach executors.
+    static func takeSleep<C: Clock>(_ job: UnownedJob, for delay: C.Duration, on clock: C) -> Bool {
+        takeTimed(job, after: max((delay as? Duration) ?? .zero, .zero))
     }
 
     /// A sleep until an instant. The caller read the real clock a moment before asking, so the
     /// delay is taken to the nearest millisecond: the same sleep always lands on the same instant.
-    static func sleep<C: Clock>(_ job: UnownedJob, until instant: C.Instant, on clock: C) {
+    static func takeSleep<C: Clock>(_ job: UnownedJob, until instant: C.Instant, on clock: C) -> Bool {
         let delay = clock.now.duration(to: instant)
-        guard let duration = delay as? Duration else { return sleep(job, for: delay, on: clock) }
+        guard let duration = delay as? Duration else { return takeSleep(job, for: delay, on: clock) }
         let parts = duration.components
         let millis = (Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15).rounded()
         let rounded: Duration = millis >= 9e15 ? .seconds(Int64(9e12)) : .milliseconds(Int64(max(0, millis)))
-        if !takeTimed(job, after: rounded) { RuntimeHooks.enqueueOnGlobal(job) }
+        return takeTimed(job, after: rounded)
     }
 }
 

@@ -79,11 +79,11 @@ final class GenericTaskStandIn: TaskExecutor, @unchecked Sendable {
         var asSchedulingExecutor: (any SchedulingExecutor)? { self }
 
         func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-            Capture.sleep(UnownedJob(job), for: delay, on: clock)
+            DefaultExecutorStandIn.sleep(UnownedJob(job), after: delay, tolerance: tolerance, clock: clock)
         }
 
         func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-            Capture.sleep(UnownedJob(job), until: instant, on: clock)
+            DefaultExecutorStandIn.sleep(UnownedJob(job), at: instant, tolerance: tolerance, clock: clock)
         }
     }
 
@@ -92,11 +92,11 @@ final class GenericTaskStandIn: TaskExecutor, @unchecked Sendable {
         var asSchedulingExecutor: (any SchedulingExecutor)? { self }
 
         func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-            Capture.sleep(UnownedJob(job), for: delay, on: clock)
+            DefaultExecutorStandIn.sleep(UnownedJob(job), after: delay, tolerance: tolerance, clock: clock)
         }
 
         func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-            Capture.sleep(UnownedJob(job), until: instant, on: clock)
+            DefaultExecutorStandIn.sleep(UnownedJob(job), at: instant, tolerance: tolerance, clock: clock)
         }
     }
 #endif

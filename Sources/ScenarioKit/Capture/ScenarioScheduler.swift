@@ -89,13 +89,13 @@ final class ScenarioScheduler: @unchecked Sendable {
         var ran = 0
         while true {
             condition.lock()
-            if head == queue.count, outside.isAway {
+            if head == queue.count, outside.isAway, !outside.settleDeliveries() || outside.isAway {
                 // Only other threads can refill the queue now (URLSession, declared work); wait for them.
                 let deadline = Date(timeIntervalSinceNow: externalWait)
                 while head == queue.count, outside.isAway {
-                    let until = min(deadline, outside.nextExpiry ?? deadline)
+                    let until = min(deadline, outside.nextCheck ?? deadline)
                     if !condition.wait(until: until) {
-                        if outside.expireOverdue() { continue }
+                        if outside.settleDeliveries() { continue }
                         if Date() < deadline { continue }
                         let pending = outside.summary
                         condition.unlock()

@@ -5,20 +5,32 @@ import Foundation
 /// away, an empty queue does not mean the app is idle, so the runner waits for it.
 ///
 /// A request is away from the moment URLSession asks the protocol whether it can load it (on
-/// the caller's thread, so no gap opens) until its answer is picked up by a Swift job enqueued
-/// from URLSession's threads. An answer the scripted backend holds is parked: the runner can see
-/// it and releases it itself. A request or an answer that never shows up again is given up on
-/// after ``grace`` of real time: URLSession sometimes asks twice, and a completion handler may
-/// do nothing the scenario can see.
+/// the caller's thread, so no gap opens) until URLSession has handed its answer on. Where the
+/// URLSession task can be watched (FoundationNetworking sets a task's state to completed only
+/// after its completion handler or delegate returned), an answer is back exactly when its task
+/// completes. Elsewhere an answer counts as back when a Swift job arrives from URLSession's
+/// threads, and is given up on after ``grace`` of real time, as is an announced request that
+/// never starts: URLSession sometimes asks twice, and a handler may do nothing the scenario sees.
+/// An answer the scripted backend holds is parked: the runner can see it and releases it itself.
 final class OutsideWork: @unchecked Sendable {
-    /// How long an announced request or a delivered answer is waited for.
+    /// How long an announced request, or a delivered answer that cannot be watched, is waited for.
     static let grace: TimeInterval = 1
+    /// How often a watched answer is looked at while the runner has nothing else to do.
+    static let watchInterval: TimeInterval = 0.000_2
+
+    /// An answer URLSession is passing on.
+    private struct Delivery {
+        /// Whether URLSession is done with it; `nil` where that cannot be seen.
+        let isHandedOn: (@Sendable () -> Bool)?
+        /// When it is given up on, where it cannot be watched.
+        let expiry: Date
+    }
 
     private let lock = NSLock()
     private var inFlight: Set<Int> = []
     private var parked: Set<Int> = []
     private var announced: [(key: String, expiry: Date)] = []
-    private var deliveries: [Date] = []
+    private var deliveries: [Delivery] = []
     private var declared: [Int: String] = [:]
     private var lastTag = 0
     private let changed: @Sendable () -> Void
@@ -65,25 +77,27 @@ final class OutsideWork: @unchecked Sendable {
         return tag
     }
 
-    /// The protocol handed the answer to URLSession, which passes it on from its own threads.
-    func delivered(_ tag: Int) {
+    /// The protocol is about to hand the answer to URLSession, which passes it on, inline or from
+    /// its own threads. `isHandedOn` says when it has, where that can be seen.
+    func delivered(_ tag: Int, isHandedOn: (@Sendable () -> Bool)?) {
         update {
             inFlight.remove(tag)
             parked.remove(tag)
-            deliveries.append(Date(timeIntervalSinceNow: Self.grace))
+            deliveries.append(Delivery(isHandedOn: isHandedOn, expiry: Date(timeIntervalSinceNow: Self.grace)))
         }
     }
 
     /// A job arrived from another thread. Returns whether something outside was expected to come
-    /// back; a delivered answer counts as picked up.
+    /// back; an answer that cannot be watched counts as picked up. (Watched answers are not
+    /// counted off: two resumes onto one actor arrive as one job.)
     /// The caller holds the lock `changed` takes and signals the runner itself.
     func pickUp() -> Bool {
         lock.withLock {
-            if !deliveries.isEmpty {
-                deliveries.removeFirst()
+            if let unwatched = deliveries.firstIndex(where: { $0.isHandedOn == nil }) {
+                deliveries.remove(at: unwatched)
                 return true
             }
-            return !inFlight.subtracting(parked).isEmpty || !announced.isEmpty || !declared.isEmpty
+            return !deliveries.isEmpty || !inFlight.subtracting(parked).isEmpty || !announced.isEmpty || !declared.isEmpty
         }
     }
 
@@ -112,18 +126,25 @@ final class OutsideWork: @unchecked Sendable {
         lock.withLock { !inFlight.subtracting(parked).isEmpty || !announced.isEmpty || !deliveries.isEmpty || !declared.isEmpty }
     }
 
-    /// When the next announced request or delivered answer is given up on.
-    var nextExpiry: Date? {
-        lock.withLock { (announced.map(\.expiry) + deliveries).min() }
+    /// When the runner should look again: the next watch of an answer, or the next give-up.
+    var nextCheck: Date? {
+        lock.withLock {
+            if deliveries.contains(where: { $0.isHandedOn != nil }) { return Date(timeIntervalSinceNow: Self.watchInterval) }
+            return (announced.map(\.expiry) + deliveries.map(\.expiry)).min()
+        }
     }
 
-    /// Gives up on what is overdue; returns whether anything was.
-    func expireOverdue() -> Bool {
+    /// Drops answers URLSession has handed on and gives up on what is overdue; returns whether
+    /// anything changed.
+    func settleDeliveries() -> Bool {
         let now = Date()
         return lock.withLock {
             let before = announced.count + deliveries.count
             announced.removeAll { $0.expiry <= now }
-            deliveries.removeAll { $0 <= now }
+            deliveries.removeAll { delivery in
+                if let isHandedOn = delivery.isHandedOn { return isHandedOn() }
+                return delivery.expiry <= now
+            }
             return announced.count + deliveries.count < before
         }
     }
@@ -134,6 +155,8 @@ final class OutsideWork: @unchecked Sendable {
             var parts: [String] = []
             let requests = inFlight.subtracting(parked).count
             if requests > 0 { parts.append("\(requests) request(s) inside URLSession") }
+            let handlers = deliveries.filter { $0.isHandedOn != nil }.count
+            if handlers > 0 { parts.append("\(handlers) answer(s) in a URLSession completion handler or delegate that has not returned") }
             if !declared.isEmpty { parts.append("declared outside work: " + declared.values.sorted().joined(separator: ", ")) }
             return parts.isEmpty ? "nothing" : parts.joined(separator: "; ")
         }

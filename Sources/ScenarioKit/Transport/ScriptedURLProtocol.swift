@@ -99,9 +99,10 @@ public final class ScriptedURLProtocol: URLProtocol {
         // URLProtocol is not Sendable; URLSession allows calling its client from any thread.
         let client = self.client
         nonisolated(unsafe) let loader = self
+        let isHandedOn = Self.handedOnProbe(for: task)
         backend.handle(request, tag: tag) { result in
             // Counted before URLSession sees the answer, so its pick-up cannot come first.
-            ownTag.map { outside?.delivered($0) }
+            ownTag.map { outside?.delivered($0, isHandedOn: isHandedOn) }
             switch result {
             case .success(let response):
                 var fields: [String: String] = [:]
@@ -122,6 +123,19 @@ public final class ScriptedURLProtocol: URLProtocol {
     }
 
     override public func stopLoading() {}
+
+    /// Whether URLSession is done handing a task's answer on. FoundationNetworking marks a task
+    /// completed only after its completion handler or delegate returned, so any job the answer
+    /// resumes has been enqueued by then. Apple's URLSession makes no such promise: there a job
+    /// from URLSession's threads counts as the pick-up instead.
+    private static func handedOnProbe(for task: URLSessionTask?) -> (@Sendable () -> Bool)? {
+        #if canImport(FoundationNetworking)
+            guard let task else { return nil }
+            return { task.state == .completed }
+        #else
+            return nil
+        #endif
+    }
 
     static func httpRequest(from urlRequest: URLRequest, url: URL) -> HTTPRequest {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)

@@ -20,6 +20,7 @@ struct AppStyleDriver: ScenarioDriver {
             ActionSpec("getShared", "GET through URLSession.shared", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
             ActionSpec("napThenGet", "Task.sleep an hour, then GET", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
             ActionSpec("fanOut", "three detached tasks and a task group hop through an actor"),
+            ActionSpec("napInActor", "sleep 30 s three times inside an actor: called directly, from Task {}, from Task.detached"),
             ActionSpec("escapeViaDispatch", "resume from DispatchQueue.global"),
             ActionSpec("declaredDispatch", "resume from DispatchQueue.global, declared as outside work"),
         ]
@@ -56,6 +57,17 @@ struct AppStyleDriver: ScenarioDriver {
 
 actor Tally {
     var count = 0
+
+    /// A backoff as an actor would write it, on whichever clock.
+    func napThenCount(seconds: Int, clock: String = "task") async -> Int {
+        switch clock {
+        case "continuous": try? await ContinuousClock().sleep(for: .seconds(seconds))
+        case "suspending": try? await SuspendingClock().sleep(for: .seconds(seconds))
+        default: try? await Task.sleep(for: .seconds(seconds))
+        }
+        count += 1
+        return count
+    }
     func add() -> Int {
         count += 1
         return count
@@ -112,6 +124,12 @@ final class AppStyleSession: DriverSession, @unchecked Sendable {
                 try await Task.sleep(for: .seconds(3600))
                 let (_, response) = try await session.data(for: URLRequest(url: url(arguments)))
                 return handle(status: (response as? HTTPURLResponse)?.statusCode ?? 0)
+            case "napInActor":
+                let tally = self.tally
+                _ = await tally.napThenCount(seconds: 30)
+                _ = await Task { await tally.napThenCount(seconds: 30, clock: "continuous") }.value
+                let count = await Task.detached { await tally.napThenCount(seconds: 30, clock: "suspending") }.value
+                return .value(["count": .number(Double(count))])
             case "fanOut":
                 let tally = self.tally
                 for _ in 0..<3 { _ = await Task.detached { await tally.add() }.value }
