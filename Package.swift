@@ -19,6 +19,11 @@ let package = Package(
         .target(name: "SessionKit", dependencies: ["HTTPCore"]),
         .target(name: "ScenarioKit", dependencies: ["HTTPCore"]),
         .target(name: "SessionKitDriver", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
+        // An app layer written the way iOS teams write it, and its driver; examples, not products.
+        .target(name: "SampleApp", path: "Examples/SampleApp/Sources/SampleApp"),
+        .target(
+            name: "SampleAppDriver", dependencies: ["SampleApp", "ScenarioKit", "HTTPCore"],
+            path: "Examples/SampleApp/Sources/SampleAppDriver"),
         .executableTarget(name: "scenario", dependencies: ["ScenarioKit", "SessionKitDriver"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
@@ -28,6 +33,7 @@ let package = Package(
             dependencies: ["ScenarioKit", "SessionKitDriver", "HTTPCore"]
         ),
         .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit"]),
+        .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "ScenarioKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,42 @@
+import Foundation
+import SampleAppDriver
+import ScenarioKit
+import Testing
+
+/// Every scenario under `Examples/SampleApp/Scenarios/` passes on both routes, and runs the same
+/// way every time.
+@Suite struct SampleAppScenarioTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/SampleApp/Scenarios").path
+
+    static let corpus: [DiscoveredScenario] = (try? ScenarioDiscovery.find([root])) ?? []
+    static let driver = SampleAppDriver()
+
+    static func load(_ id: String) throws -> Scenario {
+        let file = try #require(corpus.first { $0.id == id })
+        return try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: file.path, id: file.id).get()
+    }
+
+    static func explain(_ result: ScenarioResult) -> String {
+        var lines = [result.errorMessage ?? ""]
+        for failure in result.failures {
+            lines.append("\(failure.label): \(failure.message)")
+            if let diff = failure.diff { lines.append(diff) }
+        }
+        lines.append("transcript:")
+        lines += result.transcript
+        return lines.joined(separator: "\n")
+    }
+
+    @Test func theSampleCorpusIsThere() {
+        #expect(Self.corpus.count >= 12, "Examples/SampleApp/Scenarios holds \(Self.corpus.count) scenarios")
+    }
+
+    @Test("sample scenario passes", arguments: corpus.map(\.id), [RunOptions.Route.direct, .urlSession])
+    func passes(id: String, route: RunOptions.Route) async throws {
+        let scenario = try Self.load(id)
+        let result = await ScenarioRunner(driver: Self.driver, options: RunOptions(route: route)).run(scenario)
+        #expect(result.status == .passed, "\(Self.explain(result))")
+    }
+}
