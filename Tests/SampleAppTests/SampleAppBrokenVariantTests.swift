@@ -16,7 +16,8 @@ import Testing
         try change(&document)
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
         let driver = SampleAppScenarioTests.driver
-        let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(data: data, file: file.path, id: id).get()
+        let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(data: data, file: file.path, id: id)
+            .get()
         return await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
     }
 

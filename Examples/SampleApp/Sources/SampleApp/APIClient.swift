@@ -79,7 +79,7 @@ public actor APIClient {
 
     /// `POST /auth/login`; stores the tokens and returns the user.
     public func login(email: String, password: String) async throws -> AppUser {
-        let body = try JSONEncoder().encode(["email": email, "password": password])
+        let body = try Self.encode(["email": email, "password": password])
         let (status, data, headers) = try await load("POST", "/auth/login", body: body, bearer: nil)
         guard (200..<300).contains(status) else { throw Self.failure(status, data, headers, now: now()) }
         guard let signIn = try? JSONDecoder().decode(Envelope<SignIn>.self, from: data).data else { throw APIError.badBody }
@@ -161,7 +161,7 @@ public actor APIClient {
     }
 
     private func refresh(with refreshToken: String) async throws -> SessionTokens {
-        let body = try JSONEncoder().encode(["refresh_token": refreshToken])
+        let body = try Self.encode(["refresh_token": refreshToken])
         let answer = try? await load("POST", "/auth/refresh", body: body, bearer: nil)
         guard let answer, (200..<300).contains(answer.0),
             let pair = try? JSONDecoder().decode(Envelope<TokenPair>.self, from: answer.1).data
@@ -226,6 +226,13 @@ public actor APIClient {
             return .rateLimited(retryAfter: RetryAfter.seconds(from: headers["retry-after"], now: now), status: status)
         }
         return .server(status: status, code: errorCode(body))
+    }
+
+    // Sorted keys: a dictionary's order changes from one instance to the next, a request body must not.
+    private static func encode(_ body: [String: String]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(body)
     }
 
     private static func errorCode(_ body: Data) -> String? {

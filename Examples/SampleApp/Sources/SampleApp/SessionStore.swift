@@ -18,28 +18,31 @@ public final class SessionStore {
         case startup, login, dashboard, sessionExpired
     }
 
+    // SwiftUI observes the store through Combine where it exists; elsewhere the same properties
+    // are plain main-actor state.
     #if canImport(Combine)
-        /// Fires before any published-like property changes.
-        public let objectWillChange = ObservableObjectPublisher()
+        /// Where the session stands.
+        @Published public private(set) var auth: AuthState = .loading {
+            didSet { if auth != oldValue { timeline.append(auth) } }
+        }
+        /// The screen on show.
+        @Published public private(set) var screen: Screen = .startup
+        /// The signed-in user, once known.
+        @Published public private(set) var currentUser: AppUser?
+        /// Every alert shown, in order.
+        @Published public private(set) var alerts: [AppAlert] = []
+    #else
+        /// Where the session stands.
+        public private(set) var auth: AuthState = .loading {
+            didSet { if auth != oldValue { timeline.append(auth) } }
+        }
+        /// The screen on show.
+        public private(set) var screen: Screen = .startup
+        /// The signed-in user, once known.
+        public private(set) var currentUser: AppUser?
+        /// Every alert shown, in order.
+        public private(set) var alerts: [AppAlert] = []
     #endif
-
-    /// Where the session stands.
-    public private(set) var auth: AuthState = .loading {
-        willSet { willChange() }
-        didSet { if auth != oldValue { timeline.append(auth) } }
-    }
-    /// The screen on show.
-    public private(set) var screen: Screen = .startup {
-        willSet { willChange() }
-    }
-    /// The signed-in user, once known.
-    public private(set) var currentUser: AppUser? {
-        willSet { willChange() }
-    }
-    /// Every alert shown, in order.
-    public private(set) var alerts: [AppAlert] = [] {
-        willSet { willChange() }
-    }
     /// Every auth state the store went through, in order.
     public private(set) var timeline: [AuthState] = [.loading]
 

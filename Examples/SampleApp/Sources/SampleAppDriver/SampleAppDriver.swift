@@ -1,6 +1,6 @@
 import Foundation
-import ScenarioKit
 import SampleApp
+import ScenarioKit
 
 /// The scenario driver for the sample app: the app is built as an iOS team would build it
 /// (a main-actor store, an actor API client owning its URLSession) and nothing in it knows
@@ -23,10 +23,12 @@ public struct SampleAppDriver: ScenarioDriver {
         let client: APIClient
         switch context.route {
         case .urlSession:
-            client = APIClient(configuration: context.urlSessionConfiguration(), baseURL: context.baseURL, tokens: tokens, now: context.now,
+            client = APIClient(
+                configuration: context.urlSessionConfiguration(), baseURL: context.baseURL, tokens: tokens, now: context.now,
                 clock: context.clock)
         default:
-            client = APIClient(loader: TransportLoader(transport: context.transport), baseURL: context.baseURL, tokens: tokens, now: context.now,
+            client = APIClient(
+                loader: TransportLoader(transport: context.transport), baseURL: context.baseURL, tokens: tokens, now: context.now,
                 clock: context.clock)
         }
         let store = await MainActor.run { SessionStore(client: client) }

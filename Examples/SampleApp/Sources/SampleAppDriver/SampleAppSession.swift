@@ -59,7 +59,9 @@ struct SampleAppSession: DriverSession {
         case .network: return ["code": "network"]
         case .badBody: return ["code": "badBody"]
         case .rateLimited(let retryAfter, let status):
-            return ["code": "rateLimited", "status": .number(Double(status)), "retryAfter": retryAfter.map { .number(Double($0)) } ?? .null]
+            return [
+                "code": "rateLimited", "status": .number(Double(status)), "retryAfter": retryAfter.map { .number(Double($0)) } ?? .null,
+            ]
         case .server(let status, let code):
             return ["code": "server", "status": .number(Double(status)), "serverCode": code.map { .string($0) } ?? .null]
         }
