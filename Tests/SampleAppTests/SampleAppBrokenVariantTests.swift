@@ -21,11 +21,14 @@ import Testing
         return await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
     }
 
+    /// The direct route, and the URLSession route when `SAMPLE_APP_URLSESSION` asks for it.
+    static let routes: [RunOptions.Route] = SampleAppScenarioTests.urlSessionRuns >= 1 ? [.direct, .urlSession] : [.direct]
+
     static func expectation(_ document: [String: Any]) throws -> [String: Any] {
         try #require(document["expect"] as? [String: Any])
     }
 
-    @Test(arguments: [RunOptions.Route.direct, .urlSession])
+    @Test(arguments: routes)
     func expectingTwoBlockedAlertsFails(route: RunOptions.Route) async throws {
         let result = try await Self.runVariant("blocked-user/concurrent-403s-one-logout-one-alert", route: route) { document in
             var expect = try Self.expectation(document)
@@ -38,7 +41,7 @@ import Testing
         #expect(result.failures.contains { $0.label.contains("alerts") }, "\(result.failures.map(\.label))")
     }
 
-    @Test(arguments: [RunOptions.Route.direct, .urlSession])
+    @Test(arguments: routes)
     func expectingTwoRefreshesFails(route: RunOptions.Route) async throws {
         let result = try await Self.runVariant("token-refresh/expired-token-one-shared-refresh", route: route) { document in
             var expect = try Self.expectation(document)
@@ -53,7 +56,7 @@ import Testing
         #expect(result.status == .failed)
     }
 
-    @Test(arguments: [RunOptions.Route.direct, .urlSession])
+    @Test(arguments: routes)
     func expectingAShorterBackoffFails(route: RunOptions.Route) async throws {
         let result = try await Self.runVariant("rate-limit/429-retry-after-delta-seconds-then-success", route: route) { document in
             var steps = try #require(document["steps"] as? [[String: Any]])
@@ -68,7 +71,7 @@ import Testing
         #expect(result.status == .failed)
     }
 
-    @Test(arguments: [RunOptions.Route.direct, .urlSession])
+    @Test(arguments: routes)
     func expectingTheDashboardForAnInactiveUserFails(route: RunOptions.Route) async throws {
         let result = try await Self.runVariant("startup/inactive-user-at-startup", route: route) { document in
             var expect = try Self.expectation(document)
