@@ -26,6 +26,11 @@ let package = Package(
         .target(name: "ScenarioTesting", dependencies: ["ScenarioKit"]),
         .executableTarget(name: "scenario", dependencies: ["ScenarioCommandLine", "SessionKitDriver"]),
         .executableTarget(name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "HTTPCore"]),
+        // An app layer written the way iOS teams write it, and its driver; examples, not products.
+        .target(name: "SampleApp", path: "Examples/SampleApp/Sources/SampleApp"),
+        .target(
+            name: "SampleAppDriver", dependencies: ["SampleApp", "ScenarioKit", "HTTPCore"],
+            path: "Examples/SampleApp/Sources/SampleAppDriver"),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "HTTPCore"]),
@@ -34,6 +39,7 @@ let package = Package(
             dependencies: ["ScenarioKit", "ScenarioTesting", "SessionKitDriver", "HTTPCore"]
         ),
         .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit"]),
+        .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "ScenarioKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

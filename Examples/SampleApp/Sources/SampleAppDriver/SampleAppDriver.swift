@@ -1,0 +1,51 @@
+import Foundation
+import SampleApp
+import ScenarioKit
+
+/// The scenario driver for the sample app: the app is built as an iOS team would build it
+/// (a main-actor store, an actor API client owning its URLSession) and nothing in it knows
+/// about scenarios.
+public struct SampleAppDriver: ScenarioDriver {
+    /// Creates the driver.
+    public init() {}
+
+    /// `SampleApp`.
+    public var name: String { "SampleApp" }
+    /// The sample app's actions.
+    public var actions: [ActionSpec] { Self.catalog }
+    /// The `given` keys the sample app reads.
+    public var givenKeys: [GivenSpec] { Self.givenCatalog }
+
+    /// Builds the store and its client; on the URLSession route the client owns a URLSession
+    /// built from the run's configuration, on the direct route it loads through the transport.
+    public func makeSession(_ context: DriverContext) async throws -> any DriverSession {
+        let tokens = try Self.tokens(context.given)
+        let client: APIClient
+        switch context.route {
+        case .urlSession:
+            client = APIClient(
+                configuration: context.urlSessionConfiguration(), baseURL: context.baseURL, tokens: tokens, now: context.now,
+                clock: context.clock)
+        default:
+            client = APIClient(
+                loader: TransportLoader(transport: context.transport), baseURL: context.baseURL, tokens: tokens, now: context.now,
+                clock: context.clock)
+        }
+        let store = await MainActor.run { SessionStore(client: client) }
+        await store.connect()
+        return SampleAppSession(store: store, now: context.now)
+    }
+
+    /// A `given` shape the driver cannot start from.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func tokens(_ given: JSONValue) throws -> SessionTokens? {
+        guard let session = given["session"] else { return nil }
+        guard let access = session["accessToken"]?.stringValue else {
+            throw Problem(description: "given.session needs a string 'accessToken' (and usually 'refreshToken')")
+        }
+        return SessionTokens(access: access, refresh: session["refreshToken"]?.stringValue)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import SampleAppDriver
+import ScenarioKit
+import Testing
+
+/// A hundred runs of a sample scenario give one transcript, one final state, one alert list and
+/// one timeline, byte for byte.
+///
+/// On the URLSession route only with `SAMPLE_APP_URLSESSION=N`, N >= 2 (see ``SampleAppScenarioTests/urlSessionRuns``).
+@Suite struct SampleAppDeterminismTests {
+    @Test("100 direct runs give one outcome", arguments: SampleAppScenarioTests.corpus.map(\.id))
+    func direct(id: String) async throws {
+        try await Self.check(id, route: .direct, runs: 100)
+    }
+
+    @Test(
+        "repeated URLSession runs give one outcome",
+        .enabled(if: SampleAppScenarioTests.urlSessionRuns >= 2, "set SAMPLE_APP_URLSESSION=100"),
+        arguments: SampleAppScenarioTests.urlSessionCorpus)
+    func throughURLSession(id: String) async throws {
+        try await Self.check(id, route: .urlSession, runs: SampleAppScenarioTests.urlSessionRuns)
+    }
+
+    static func check(_ id: String, route: RunOptions.Route, runs: Int) async throws {
+        let scenario = try SampleAppScenarioTests.load(id)
+        let runner = ScenarioRunner(driver: SampleAppScenarioTests.driver, options: RunOptions(route: route))
+        let first = await runner.run(scenario)
+        #expect(first.status == .passed, "\(SampleAppScenarioTests.explain(first))")
+        let reference = fingerprint(first)
+        var differing = 0
+        for _ in 1..<runs where fingerprint(await runner.run(scenario)) != reference {
+            differing += 1
+        }
+        #expect(differing == 0, "\(differing) of \(runs - 1) repeated runs differed from the first")
+    }
+
+    /// The transcript plus every assertion's observed value (state, alerts, timeline, outcomes).
+    static func fingerprint(_ result: ScenarioResult) -> String {
+        var lines = [result.status.rawValue, "\(result.virtualTime)", result.errorMessage ?? ""] + result.transcript
+        for step in result.steps {
+            for assertion in step.assertions {
+                lines.append("\(step.label) \(assertion.label) \(assertion.passed) \(assertion.actual ?? "-")")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
