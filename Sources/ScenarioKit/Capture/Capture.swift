@@ -66,6 +66,15 @@ enum Capture {
         }
     }
 
+    /// The task running on a runner thread is about to wait on another thread (a URLSession
+    /// request, declared outside work): remembered, so the resume from there is the scenario's
+    /// even when none of the task's jobs passed the hooks before (a task started inside an actor
+    /// is queued on it directly, and runs on from there without being enqueued again).
+    static func rememberCurrentTask() {
+        guard let mine = RunnerThread.current, let task = RuntimeHooks.currentTask else { return }
+        lock.withLock { known[task] = mine }
+    }
+
     /// Main-actor code was found running off the main actor while a scenario ran.
     static func reportIsolationEscape() {
         let scheduler = RunnerThread.current ?? lock.withLock { running }

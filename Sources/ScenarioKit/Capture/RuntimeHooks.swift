@@ -27,6 +27,7 @@ enum RuntimeHooks {
     typealias GetTime = @convention(thin) (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, Int32) -> Void
     typealias EnqueueMain = @convention(thin) (UnownedJob) -> Void
     typealias EnqueueGlobal = @convention(thin) (UnownedJob) -> Void
+    typealias GetCurrentTask = @convention(c) () -> UnsafeRawPointer?
 
     /// Pointers to the runtime's variables and functions; `nil` where a runtime lacks one.
     private struct Symbols: @unchecked Sendable {
@@ -38,6 +39,7 @@ enum RuntimeHooks {
         let getTime: GetTime
         let enqueueMain: EnqueueMain
         let enqueueGlobal: EnqueueGlobal
+        let getCurrentTask: GetCurrentTask
     }
 
     private static let symbols: Symbols? = {
@@ -50,7 +52,8 @@ enum RuntimeHooks {
             let mainEnqueue = find("swift_task_enqueueMainExecutor_hook"),
             let getTime = find("swift_get_time"),
             let enqueueMain = find("swift_task_enqueueMainExecutor"),
-            let enqueueGlobal = find("swift_task_enqueueGlobal")
+            let enqueueGlobal = find("swift_task_enqueueGlobal"),
+            let getCurrentTask = find("swift_task_getCurrent")
         else { return nil }
         return Symbols(
             global: global.assumingMemoryBound(to: EnqueueHook?.self),
@@ -60,7 +63,8 @@ enum RuntimeHooks {
             mainEnqueue: mainEnqueue.assumingMemoryBound(to: EnqueueHook?.self),
             getTime: unsafeBitCast(getTime, to: GetTime.self),
             enqueueMain: unsafeBitCast(enqueueMain, to: EnqueueMain.self),
-            enqueueGlobal: unsafeBitCast(enqueueGlobal, to: EnqueueGlobal.self))
+            enqueueGlobal: unsafeBitCast(enqueueGlobal, to: EnqueueGlobal.self),
+            getCurrentTask: unsafeBitCast(getCurrentTask, to: GetCurrentTask.self))
     }()
 
     /// Whether this runtime has every hook the capture needs.
@@ -123,6 +127,9 @@ enum RuntimeHooks {
     static func enqueueOnGlobal(_ job: UnownedJob) {
         symbols?.enqueueGlobal(job)
     }
+
+    /// The task running on this thread, by address: a task is the job that resumes it.
+    static var currentTask: UnsafeRawPointer? { symbols?.getCurrentTask() }
 
     /// How far a deadline on one of the runtime's clocks is from now, to the nearest
     /// millisecond: the caller read the clock a moment before the hook runs, and rounding

@@ -113,6 +113,7 @@ public struct DriverContext: Sendable {
     /// ``OutsideWorkTicket/finish()`` when it is done.
     public func outsideWork(_ label: String) -> OutsideWorkTicket {
         guard let outside else { return OutsideWorkTicket(finish: {}) }
+        Capture.rememberCurrentTask()
         let id = outside.declare(label)
         return OutsideWorkTicket(finish: { outside.finish(id) })
     }

@@ -68,6 +68,7 @@ public final class ScriptedURLProtocol: URLProtocol {
         // URLSession asks on the caller's thread when a task is resumed: the request is away
         // from here on, before any of URLSession's threads has seen it.
         guard let route = route(of: request, onRunnerThread: Capture.currentScheduler != nil) else { return false }
+        Capture.rememberCurrentTask()
         routes.backend(for: route)?.outside?.announce(key(request))
         return true
     }
