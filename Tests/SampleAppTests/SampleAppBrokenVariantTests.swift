@@ -21,8 +21,7 @@ import Testing
         return await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
     }
 
-    /// The direct route, and the URLSession route when `SAMPLE_APP_URLSESSION` asks for it.
-    static let routes: [RunOptions.Route] = SampleAppScenarioTests.urlSessionRuns >= 1 ? [.direct, .urlSession] : [.direct]
+    static let routes = RunOptions.Route.allCases
 
     static func expectation(_ document: [String: Any]) throws -> [String: Any] {
         try #require(document["expect"] as? [String: Any])

@@ -4,21 +4,16 @@ import ScenarioKit
 import Testing
 
 /// A hundred runs of a sample scenario give one transcript, one final state, one alert list and
-/// one timeline, byte for byte.
-///
-/// On the URLSession route only with `SAMPLE_APP_URLSESSION=N`, N >= 2 (see ``SampleAppScenarioTests/urlSessionRuns``).
+/// one timeline, byte for byte, on both routes.
 @Suite struct SampleAppDeterminismTests {
     @Test("100 direct runs give one outcome", arguments: SampleAppScenarioTests.corpus.map(\.id))
     func direct(id: String) async throws {
         try await Self.check(id, route: .direct, runs: 100)
     }
 
-    @Test(
-        "repeated URLSession runs give one outcome",
-        .enabled(if: SampleAppScenarioTests.urlSessionRuns >= 2, "set SAMPLE_APP_URLSESSION=100"),
-        arguments: SampleAppScenarioTests.urlSessionCorpus)
+    @Test("100 URLSession runs give one outcome", arguments: SampleAppScenarioTests.corpus.map(\.id))
     func throughURLSession(id: String) async throws {
-        try await Self.check(id, route: .urlSession, runs: SampleAppScenarioTests.urlSessionRuns)
+        try await Self.check(id, route: .urlSession, runs: 100)
     }
 
     static func check(_ id: String, route: RunOptions.Route, runs: Int) async throws {

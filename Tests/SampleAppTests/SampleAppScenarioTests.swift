@@ -33,28 +33,12 @@ import Testing
         #expect(Self.corpus.count >= 12, "Examples/SampleApp/Scenarios holds \(Self.corpus.count) scenarios")
     }
 
-    /// Scenarios where a request follows a refresh that ran in the client's stored `Task {}`: on
-    /// the URLSession route the engine sometimes loses that request ("stuck ... nothing is
-    /// scheduled on the clock", 5 of 31 runs). They run on the direct route only until the
-    /// engine is fixed; everything else runs on both.
-    static let engineFlakyOnURLSession: Set<String> = ["token-refresh/retry-refused-again-ends-session"]
-
-    /// `SAMPLE_APP_URLSESSION=N` (N >= 1) runs the URLSession route too, N times per scenario for
-    /// the determinism check. Off by default: the engine spends about a wall-clock second per step
-    /// there (`OutsideWork.grace`), and the runs, serialized process-wide, hold up every other
-    /// scenario test, enough to break `VirtualClockTests.anHourOfVirtualTimeTakesNoWallTime`.
-    static let urlSessionRuns = Int(ProcessInfo.processInfo.environment["SAMPLE_APP_URLSESSION"] ?? "") ?? 0
-
-    static var urlSessionCorpus: [String] { corpus.map(\.id).filter { !engineFlakyOnURLSession.contains($0) } }
-
     @Test("sample scenario passes (direct)", arguments: corpus.map(\.id))
     func direct(id: String) async throws {
         try await Self.expectPass(id, route: .direct)
     }
 
-    @Test(
-        "sample scenario passes (URLSession)", .enabled(if: urlSessionRuns >= 1, "set SAMPLE_APP_URLSESSION=1"),
-        arguments: urlSessionCorpus)
+    @Test("sample scenario passes (URLSession)", arguments: corpus.map(\.id))
     func throughURLSession(id: String) async throws {
         try await Self.expectPass(id, route: .urlSession)
     }

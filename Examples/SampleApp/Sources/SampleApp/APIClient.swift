@@ -31,8 +31,6 @@ public actor APIClient {
     private let loader: any HTTPDataLoading
     private let baseURL: URL
     private let now: @Sendable () -> Date
-    // Injected rather than `Task.sleep`, so previews and tests can run backoff on their own time.
-    private let clock: any Clock<Duration>
     private var tokens: SessionTokens?
     private var refreshTask: Task<SessionTokens, any Error>?
     private var onBlocked: BlockedHandler?
@@ -40,11 +38,9 @@ public actor APIClient {
 
     /// Creates a client over a loader, usually `URLSession(configuration:)`.
     public init(
-        loader: any HTTPDataLoading, baseURL: URL, tokens: SessionTokens?, now: @escaping @Sendable () -> Date = { Date() },
-        clock: any Clock<Duration> = ContinuousClock()
+        loader: any HTTPDataLoading, baseURL: URL, tokens: SessionTokens?, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.loader = loader
-        self.clock = clock
         self.baseURL = baseURL
         self.tokens = tokens
         self.now = now
@@ -52,10 +48,9 @@ public actor APIClient {
 
     /// Creates a client that owns a `URLSession` built from `configuration`.
     public init(
-        configuration: URLSessionConfiguration, baseURL: URL, tokens: SessionTokens?, now: @escaping @Sendable () -> Date = { Date() },
-        clock: any Clock<Duration> = ContinuousClock()
+        configuration: URLSessionConfiguration, baseURL: URL, tokens: SessionTokens?, now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.init(loader: URLSession(configuration: configuration), baseURL: baseURL, tokens: tokens, now: now, clock: clock)
+        self.init(loader: URLSession(configuration: configuration), baseURL: baseURL, tokens: tokens, now: now)
     }
 
     /// Registers what the main actor does when the account is blocked or the session ends.
@@ -114,7 +109,7 @@ public actor APIClient {
                 guard attempt < Self.maxAttempts, wait <= Self.longestWait else {
                     throw APIError.rateLimited(retryAfter: advised, status: status)
                 }
-                try await clock.sleep(for: .seconds(wait))
+                try await Task.sleep(for: .seconds(wait))
                 attempt += 1
                 continue
             }

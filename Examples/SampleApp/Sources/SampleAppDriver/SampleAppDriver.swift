@@ -24,12 +24,10 @@ public struct SampleAppDriver: ScenarioDriver {
         switch context.route {
         case .urlSession:
             client = APIClient(
-                configuration: context.urlSessionConfiguration(), baseURL: context.baseURL, tokens: tokens, now: context.now,
-                clock: context.clock)
+                configuration: context.urlSessionConfiguration(), baseURL: context.baseURL, tokens: tokens, now: context.now)
         default:
             client = APIClient(
-                loader: TransportLoader(transport: context.transport), baseURL: context.baseURL, tokens: tokens, now: context.now,
-                clock: context.clock)
+                loader: TransportLoader(transport: context.transport), baseURL: context.baseURL, tokens: tokens, now: context.now)
         }
         let store = await MainActor.run { SessionStore(client: client) }
         await store.connect()
