@@ -18,6 +18,9 @@ struct AppStyleDriver: ScenarioDriver {
             ActionSpec(
                 "getWithHandler", "GET with a completion handler", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
             ActionSpec("getShared", "GET through URLSession.shared", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
+            ActionSpec(
+                "getWithDelegate", "GET on a session with a data delegate",
+                arguments: [ArgumentSpec("path", .string, required: true, "path")]),
             ActionSpec("napThenGet", "Task.sleep an hour, then GET", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
             ActionSpec("fanOut", "three detached tasks and a task group hop through an actor"),
             ActionSpec("napInActor", "sleep 30 s three times inside an actor: called directly, from Task {}, from Task.detached"),
@@ -117,6 +120,10 @@ final class AppStyleSession: DriverSession, @unchecked Sendable {
                     }.resume()
                 }
                 return handle(status: status)
+            case "getWithDelegate":
+                let status = try await DelegateLoader.load(
+                    URLRequest(url: url(arguments)), configuration: context.urlSessionConfiguration())
+                return handle(status: status)
             case "getShared":
                 let (_, response) = try await URLSession.shared.data(for: URLRequest(url: url(arguments)))
                 return handle(status: (response as? HTTPURLResponse)?.statusCode ?? 0)
@@ -176,5 +183,44 @@ final class AppStyleSession: DriverSession, @unchecked Sendable {
 
     func timeline() async -> [JSONValue] {
         await MainActor.run { [store] in store.timeline.map { .string($0) } }
+    }
+}
+
+/// A request as delegate-based networking code makes it: the answer arrives in pieces through
+/// `URLSessionDataDelegate` callbacks on the session's queue.
+final class DelegateLoader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private var status = 0
+    private var received = Data()
+    private var continuation: CheckedContinuation<Int, any Error>?
+
+    static func load(_ request: URLRequest, configuration: URLSessionConfiguration) async throws -> Int {
+        let loader = DelegateLoader()
+        let session = URLSession(configuration: configuration, delegate: loader, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        return try await withCheckedThrowingContinuation { continuation in
+            loader.continuation = continuation
+            session.dataTask(with: request).resume()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        received.append(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let error {
+            continuation?.resume(throwing: error)
+        } else {
+            continuation?.resume(returning: status)
+        }
+        continuation = nil
     }
 }
