@@ -46,6 +46,22 @@ import Testing
         #expect(result.virtualTime == .seconds(3600), "\(result.transcript)")
     }
 
+    /// A deadline read some time after it was computed still lands on the delay the code wrote.
+    @Test(
+        arguments: [
+            (999_700_000, 1_002_100_000, 1_000_000_000), (1_499_700_000, 1_502_100_000, 1_500_000_000),
+            (1_233_700_000, 1_236_100_000, 1_234_000_000), (89_999_000_000, 90_004_000_000, 90_000_000_000),
+            (0, 0, 0), (-5_000_000, 2_000_000, 0), (4_999_999, 5_000_000, 5_000_000), (1_234_567, 1_234_567, 1_234_567),
+        ] as [(Int64, Int64, Int64)])
+    func deadlinesBecomeTheRoundestDelayTheyCanMean(lower: Int64, upper: Int64, expected: Int64) {
+        #expect(Capture.roundest(from: .nanoseconds(lower), to: .nanoseconds(upper)) == .nanoseconds(expected))
+    }
+
+    @Test func aDeadlineYearsAwayDoesNotOverflow() {
+        let years = Duration.seconds(Int64.max / 4)
+        #expect(Capture.roundest(from: years, to: years + .seconds(1)) > .seconds(1_000_000_000))
+    }
+
     @Test func taskSleepInsideAnActorRunsOnVirtualTime() async {
         let scenario = Build.scenario(
             steps: [Build.step(.perform(Build.call("napInActor"), parallel: 1, expect: .value(["count": 3])))])

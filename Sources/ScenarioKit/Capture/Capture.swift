@@ -113,15 +113,42 @@ extension Capture {
         takeTimed(job, after: max((delay as? Duration) ?? .zero, .zero))
     }
 
-    /// A sleep until an instant. The caller read the real clock a moment before asking, so the
-    /// delay is taken to the nearest millisecond: the same sleep always lands on the same instant.
+    /// A sleep until an instant on one of the runtime's clocks; `false` leaves it to the caller.
     static func takeSleep<C: Clock>(_ job: UnownedJob, until instant: C.Instant, on clock: C) -> Bool {
-        let delay = clock.now.duration(to: instant)
-        guard let duration = delay as? Duration else { return takeSleep(job, for: delay, on: clock) }
-        let parts = duration.components
-        let millis = (Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15).rounded()
-        let rounded: Duration = millis >= 9e15 ? .seconds(Int64(9e12)) : .milliseconds(Int64(max(0, millis)))
-        return takeTimed(job, after: rounded)
+        let remaining = clock.now.duration(to: instant)
+        guard let remaining = remaining as? Duration else { return takeSleep(job, for: remaining, on: clock) }
+        return takeDeadline(job, remaining: remaining)
+    }
+
+    /// A sleep until a deadline that is `remaining` away now. The caller read the real clock a
+    /// moment ago: in the running job, or just before the hop that queued it (`Task.sleep` reads
+    /// the clock, then hops to the clock's executor). So the delay it meant lies between
+    /// `remaining` and `remaining` plus the time since the running job was queued. The roundest
+    /// delay in that span is taken (whole seconds before tenths, tenths before milliseconds): the
+    /// one the code wrote, and the same on every run however slow the machine.
+    static func takeDeadline(_ job: UnownedJob, remaining: Duration) -> Bool {
+        guard let (scheduler, foreign) = owner(of: job) else { return false }
+        let slack = foreign ? Duration.milliseconds(1) : scheduler.timeSinceCurrentJobWasQueued + .microseconds(200)
+        scheduler.schedule(job, after: roundest(from: remaining, to: remaining + slack))
+        return true
+    }
+
+    /// The roundest duration in `lower...upper` (never negative).
+    static func roundest(from lower: Duration, to upper: Duration) -> Duration {
+        func nanoseconds(_ duration: Duration) -> Int64 {
+            let (seconds, attoseconds) = duration.components
+            let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            return overflow ? (seconds < 0 ? 0 : Int64.max / 2) : max(0, whole &+ attoseconds / 1_000_000_000)
+        }
+        let low = nanoseconds(lower)
+        let high = max(low, nanoseconds(upper))
+        let units: [Int64] = [3_600_000_000_000, 60_000_000_000, 1_000_000_000, 100_000_000, 10_000_000, 1_000_000, 1_000]
+        for unit in units {
+            let (count, rest) = low.quotientAndRemainder(dividingBy: unit)
+            let (candidate, overflow) = (count + (rest > 0 ? 1 : 0)).multipliedReportingOverflow(by: unit)
+            if !overflow, candidate <= high { return .nanoseconds(candidate) }
+        }
+        return .nanoseconds(low)
     }
 }
 

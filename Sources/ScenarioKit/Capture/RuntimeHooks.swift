@@ -91,8 +91,8 @@ enum RuntimeHooks {
                 if !Capture.takeTimed(job, after: .nanoseconds(Int64(clamping: nanoseconds))) { original(nanoseconds, job) }
             }
             symbols.deadline.pointee = { seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clockID, job, original in
-                let delay = RuntimeHooks.delay(untilSeconds: seconds, nanoseconds: nanoseconds, clockID: clockID)
-                if !Capture.takeTimed(job, after: delay) {
+                let remaining = RuntimeHooks.remaining(untilSeconds: seconds, nanoseconds: nanoseconds, clockID: clockID)
+                if !Capture.takeDeadline(job, remaining: remaining) {
                     original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clockID, job)
                 }
             }
@@ -131,18 +131,12 @@ enum RuntimeHooks {
     /// The task running on this thread, by address: a task is the job that resumes it.
     static var currentTask: UnsafeRawPointer? { symbols?.getCurrentTask() }
 
-    /// How far a deadline on one of the runtime's clocks is from now, to the nearest
-    /// millisecond: the caller read the clock a moment before the hook runs, and rounding
-    /// keeps that moment out of virtual time, so the same sleep always lands on the same instant.
-    private static func delay(untilSeconds seconds: Int64, nanoseconds: Int64, clockID: Int32) -> Duration {
+    /// How far a deadline on one of the runtime's clocks is from now.
+    private static func remaining(untilSeconds seconds: Int64, nanoseconds: Int64, clockID: Int32) -> Duration {
         var nowSeconds: Int64 = 0
         var nowNanoseconds: Int64 = 0
         symbols?.getTime(&nowSeconds, &nowNanoseconds, clockID)
-        let (secondsPart, overflow) = (seconds &- nowSeconds).multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds > nowSeconds ? .seconds(Int64.max / 4) : .zero }
-        let remaining = secondsPart &+ (nanoseconds - nowNanoseconds)
-        let millis = (remaining + 500_000) / 1_000_000
-        return .milliseconds(max(0, millis))
+        return .seconds(seconds &- nowSeconds) + .nanoseconds(nanoseconds - nowNanoseconds)
     }
 }
 

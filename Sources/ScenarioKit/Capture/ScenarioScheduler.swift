@@ -17,8 +17,9 @@ final class ScenarioScheduler: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    /// Jobs to run; `head` is the next one (a moving index keeps taking a job O(1)).
-    private var queue: [(job: UnownedJob, lane: Lane)] = []
+    /// Jobs to run and when each was queued; `head` is the next one (a moving index keeps
+    /// taking a job O(1)).
+    private var queue: [(job: UnownedJob, lane: Lane, queuedAt: ContinuousClock.Instant)] = []
     private var order: JobOrder
     /// Tasks by the order they first appeared in: what an explored schedule gives priorities to.
     private var ordinals: [UnsafeRawPointer: Int] = [:]
@@ -27,6 +28,8 @@ final class ScenarioScheduler: @unchecked Sendable {
     private var head = 0
     private var escapeNotes: [String] = []
     private var runningMain = false
+    /// When the running job was queued, on the runner thread (read there only).
+    private var runningJobQueuedAt = ContinuousClock.now
     let clock: VirtualClock
     /// Work away from the runner thread that will come back: URLSession loads, declared work.
     let outside: OutsideWork
@@ -54,7 +57,7 @@ final class ScenarioScheduler: @unchecked Sendable {
                     "a \(lane == .main ? "main-actor " : "")job was enqueued from another thread while nothing outside the scenario was expected to come back (a DispatchQueue hop, a Thread or a real timer?); declare such work with DriverContext.outsideWork(_:)"
                 if !escapeNotes.contains(note) { escapeNotes.append(note) }
             }
-            queue.append((job, lane))
+            queue.append((job, lane, .now))
             condition.signal()
         }
     }
@@ -65,6 +68,9 @@ final class ScenarioScheduler: @unchecked Sendable {
             if escapeNotes.count < 20, !escapeNotes.contains(note) { escapeNotes.append(note) }
         }
     }
+
+    /// Real time since the running job was queued; called on the runner thread.
+    var timeSinceCurrentJobWasQueued: Duration { runningJobQueuedAt.duration(to: .now) }
 
     /// Puts a sleeping job on the virtual clock.
     func schedule(_ job: UnownedJob, after delay: Duration) {
@@ -124,6 +130,7 @@ final class ScenarioScheduler: @unchecked Sendable {
             runningMain = next.lane == .main
             jobsRun += 1
             condition.unlock()
+            runningJobQueuedAt = next.queuedAt
             run(next.job, lane: next.lane)
             condition.withLock { runningMain = false }
             ran += 1
