@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Distinct canary secrets planted in every place a team keeps them, run failing on both routes:
-/// no canary, in any encoding, reaches the console, the annotations, JUnit or JSON, unless the
+/// no canary, in any encoding, reaches the console, the annotations, JUnit, JSON or HTML, unless the
 /// user asks for secrets (which proves the canaries do reach every output).
 @Suite("Canary secrets")
 struct CanaryTests {
@@ -50,6 +50,11 @@ struct CanaryTests {
         if let json = try? JSONEncoder().encode(secret), let text = String(data: json, encoding: .utf8) {
             forms.append(String(text.dropFirst().dropLast()))
         }
+        // As the HTML page escapes text.
+        forms.append(
+            secret.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+                .replacingOccurrences(of: "'", with: "&apos;"))
         return forms
     }
 
@@ -58,11 +63,15 @@ struct CanaryTests {
         let folder = try TemporaryFolder()
         try folder.write("Scenarios/canaries.json", Self.scenario)
         let result = try ScenarioBinary.run(
-            ["run", "--route", route, "--jobs", "1"] + extra, in: folder.url, environment: ["GITHUB_ACTIONS": "true"])
+            ["run", "--route", route, "--jobs", "1", "--html", "Reports/run.html"] + extra, in: folder.url,
+            environment: ["GITHUB_ACTIONS": "true"])
         #expect(result.status == 1, "\(result.output)")
         let lint = try ScenarioBinary.run(["lint"], in: folder.url)
-        return [result.stdout, result.stderr, lint.output, try folder.read("Reports/junit.xml"), try folder.read("Reports/results.json")]
-            .joined(separator: "\n")
+        return [
+            result.stdout, result.stderr, lint.output, try folder.read("Reports/junit.xml"), try folder.read("Reports/results.json"),
+            try folder.read("Reports/run.html"),
+        ]
+        .joined(separator: "\n")
     }
 
     @Test(arguments: ["direct", "urlSession"])

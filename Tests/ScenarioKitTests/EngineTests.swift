@@ -80,9 +80,11 @@ import Testing
             expect: Expectations(requests: RequestExpectations(total: 5)))
         let result = await ScenarioRunner(driver: TestDriver()).run(scenario)
         #expect(result.status == .passed, "\(result.failures)")
-        // All five arrive before any answer goes out.
-        let arrows = result.transcript.map { $0.contains("→") ? "→" : "←" }
-        #expect(arrows == Array(repeating: "→", count: 5) + Array(repeating: "←", count: 5))
+        // All five arrive before any answer goes out: four are held, the fifth releases them.
+        let kinds = result.transcript.map { line in ["→", "←", "⏸", "▶"].first { line.contains($0) } ?? "?" }
+        #expect(
+            kinds == ["→", "⏸", "→", "⏸", "→", "⏸", "→", "⏸", "→"] + Array(repeating: "▶", count: 4) + Array(repeating: "←", count: 5),
+            "\(result.transcript)")
     }
 
     @Test func latencyIsVirtual() async {

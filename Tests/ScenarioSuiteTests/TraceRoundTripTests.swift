@@ -41,6 +41,9 @@ import Testing
 
     static func withoutExchangeIDs(_ lines: [String]) -> [String] {
         lines.map { line in
+            if let held = line.range(of: " held by '"), let end = line[held.upperBound...].firstIndex(of: "'") {
+                return String(line[..<held.upperBound]) + String(line[end...])
+            }
             guard let via = line.range(of: " via ") else { return line }
             let rest = line[via.upperBound...]
             let end = rest.firstIndex(of: " ") ?? rest.endIndex

@@ -26,6 +26,7 @@ struct RunCommand: Command {
         .flag("--fail-fast", "Start no scenario after the first failure; the rest are reported skipped"),
         .value("--junit", "PATH", "Where to write the JUnit report (default: \(defaultJUnitPath))"),
         .value("--json", "PATH", "Where to write the JSON report (default: \(defaultJSONPath))"),
+        .value("--html", "PATH", "Also write one self-contained HTML page: summary, sequence diagrams, checks"),
         .flag("--no-reports", "Write no report files"),
         .flag("--quiet", short: "-q", "Print only failures and the summary"),
         .flag("--verbose", short: "-v", "Also print skipped scenarios and every step"),
@@ -54,6 +55,8 @@ struct RunCommand: Command {
     var junitPath: String?
     /// Where to write the JSON report (`nil`: not at all).
     var jsonPath: String?
+    /// Where to write the HTML page (`nil`: not at all, the default).
+    var htmlPath: String?
     /// How much to print.
     var verbosity: ConsoleReport.Verbosity
     /// How scenarios are wired.
@@ -88,7 +91,7 @@ struct RunCommand: Command {
         }
 
         if arguments.has("--no-reports") {
-            for option in ["--junit", "--json"] where arguments.contains(option) {
+            for option in ["--junit", "--json", "--html"] where arguments.contains(option) {
                 throw .conflictingOptions("--no-reports", option, command: Self.name)
             }
             junitPath = nil
@@ -96,6 +99,7 @@ struct RunCommand: Command {
         } else {
             junitPath = arguments.value("--junit") ?? Self.defaultJUnitPath
             jsonPath = arguments.value("--json") ?? Self.defaultJSONPath
+            htmlPath = arguments.value("--html")
         }
 
         if arguments.has("--quiet"), arguments.has("--verbose") {
@@ -207,7 +211,7 @@ struct RunCommand: Command {
 
         var written: [String] = []
         var writeError: CLIError?
-        for (path, render) in [(junitPath, JUnitReport.render), (jsonPath, JSONReport.render)] {
+        for (path, render) in [(junitPath, JUnitReport.render), (jsonPath, JSONReport.render), (htmlPath, HTMLReport.render)] {
             guard let path else { continue }
             do {
                 try ReportFile.write(render(outcome.run), to: path)

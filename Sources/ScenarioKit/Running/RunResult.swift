@@ -100,13 +100,23 @@ public struct StepResult: Sendable, Codable {
     public var location: SourceLocation?
     /// Its checks.
     public var assertions: [AssertionResult]
+    /// The virtual time when the step began.
+    public var startedAt: Duration?
+    /// The first line of the scenario's transcript written during this step (lines before it
+    /// belong to earlier steps); the transcript's length when the step wrote none.
+    public var firstLine: Int?
 
     /// Creates a step result.
-    public init(index: Int, label: String, location: SourceLocation?, assertions: [AssertionResult] = []) {
+    public init(
+        index: Int, label: String, location: SourceLocation?, assertions: [AssertionResult] = [], startedAt: Duration? = nil,
+        firstLine: Int? = nil
+    ) {
         self.index = index
         self.label = label
         self.location = location
         self.assertions = assertions
+        self.startedAt = startedAt
+        self.firstLine = firstLine
     }
 
     /// Whether every check held.

@@ -105,6 +105,7 @@ final class ScenarioRun: @unchecked Sendable {
     private func perform(_ step: Step, index: Int) throws {
         wakes = 0
         currentStep = step
+        let mark = (time: clock.now.offset, line: backend.transcriptCount)
         if let name = step.name { backend.reachStep(name) }
         var assertions: [AssertionResult] = []
         switch step.kind {
@@ -141,7 +142,10 @@ final class ScenarioRun: @unchecked Sendable {
             try settle()
             assertions += try evaluate(expectations)
         }
-        record(StepResult(index: index, label: Self.label(step), location: step.location, assertions: assertions))
+        record(
+            StepResult(
+                index: index, label: Self.label(step), location: step.location, assertions: assertions, startedAt: mark.time,
+                firstLine: mark.line))
     }
 
     /// An action started on the simulation executor; its result lands in `outcome` when it finishes.
@@ -341,7 +345,7 @@ final class ScenarioRun: @unchecked Sendable {
         record(
             StepResult(
                 index: scenario.steps.count + 1, label: "expect", location: scenario.expect.location ?? scenario.location,
-                assertions: assertions))
+                assertions: assertions, startedAt: clock.now.offset, firstLine: backend.transcriptCount))
     }
 
     private func compare(label: String, expected: JSONValue, actual: JSONValue, location: SourceLocation?) -> AssertionResult {
@@ -391,14 +395,28 @@ final class ScenarioRun: @unchecked Sendable {
             return step
         }
         var lines = backend.transcriptLines
+        // Where each raw line ends up once the transcript is cut, for the steps' first lines.
+        var place: (Int) -> Int = { $0 }
         let cut = [divergence, backend.firstDivergence].compactMap { $0 }.min()
         if let cut, cut < lines.count {
             lines = Array(lines.prefix(cut)) + ["… \(lines.count - cut) more line(s) after the first divergence"]
+            place = { min($0, cut) }
         }
         if lines.count > Self.transcriptLimit {
             // Cut before masking: reports stay small and masking stays linear in what is kept.
             let half = Self.transcriptLimit / 2
-            lines = Array(lines.prefix(half)) + ["… \(lines.count - 2 * half) line(s) left out"] + Array(lines.suffix(half))
+            let dropped = lines.count - 2 * half
+            lines = Array(lines.prefix(half)) + ["… \(dropped) line(s) left out"] + Array(lines.suffix(half))
+            let before = place
+            place = { raw in
+                let line = before(raw)
+                return line < half ? line : (line < half + dropped ? half : line - dropped + 1)
+            }
+        }
+        steps = steps.map { step in
+            var step = step
+            step.firstLine = step.firstLine.map(place)
+            return step
         }
         let status: ScenarioResult.Status = errorMessage != nil ? .error : (steps.allSatisfy(\.passed) ? .passed : .failed)
         return ScenarioResult(

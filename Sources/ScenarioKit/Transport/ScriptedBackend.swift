@@ -101,9 +101,10 @@ public final class ScriptedBackend: @unchecked Sendable {
             case .whenPending(let count)? where held[index].count + 1 >= count:
                 toSend += drainHeld(index).map { ($0, exchange.latency) }
                 toSend.append((answer, exchange.latency))
-            case .some:
+            case .some(let release):
                 held[index].append(answer)
                 tag.map { outsideWork?.park($0) }
+                transcript.append("[\(clock.now)] #\(number) ⏸ held by '\(exchange.id)' (\(Self.describe(release)))")
             }
         }
         for (answer, latency) in toSend { deliver(answer, after: latency) }
@@ -125,7 +126,7 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// caller waits forever; used when a run ends.
     package func cancelHeld() {
         let all: [Held] = lock.withLock {
-            var all = exchanges.indices.flatMap { drainHeld($0) }
+            var all = exchanges.indices.flatMap { drainHeld($0, logging: false) }
             all += delayed.keys.sorted().compactMap { delayed.removeValue(forKey: $0) }
             for answer in all { answer.tag.map { outsideWork?.unpark($0) } }
             return all
@@ -138,6 +139,9 @@ public final class ScriptedBackend: @unchecked Sendable {
 
     /// The exchange-by-exchange account so far, one line each (not yet masked).
     package var transcriptLines: [String] { lock.withLock { transcript } }
+
+    /// How many transcript lines there are so far.
+    package var transcriptCount: Int { lock.withLock { transcript.count } }
 
     /// The transcript line count up to and including the first unmatched request, if any.
     package var firstDivergence: Int? { lock.withLock { firstUnmatchedLine } }
@@ -152,14 +156,16 @@ public final class ScriptedBackend: @unchecked Sendable {
                 let count = held[index].count
                 guard count > 0 else { return nil }
                 let exchange = exchanges[index]
-                let why: String
-                switch exchange.release {
-                case .whenPending(let want)?: why = "released when \(want) are pending"
-                case .atStep(let step)?: why = "released at step '\(step)'"
-                case nil: why = "not held"
-                }
+                let why = exchange.release.map(Self.describe) ?? "not held"
                 return "\(count) request(s) held by exchange '\(exchange.id)' (\(why))"
             }
+        }
+    }
+
+    private static func describe(_ release: ReleaseCondition) -> String {
+        switch release {
+        case .whenPending(let want): "released when \(want) are pending"
+        case .atStep(let step): "released at step '\(step)'"
         }
     }
 
@@ -174,11 +180,15 @@ public final class ScriptedBackend: @unchecked Sendable {
         return exchange.request.matches(candidate)
     }
 
-    /// Takes every answer held for exchange `index`, letting them go (lock held).
-    private func drainHeld(_ index: Int) -> [Held] {
+    /// Takes every answer held for exchange `index`, letting them go (lock held); a release is
+    /// logged, the cancelling at the end of a run is not.
+    private func drainHeld(_ index: Int, logging: Bool = true) -> [Held] {
         let drained = held[index]
         held[index] = []
-        for answer in drained { answer.tag.map { outsideWork?.unpark($0) } }
+        for answer in drained {
+            answer.tag.map { outsideWork?.unpark($0) }
+            if logging { transcript.append("[\(clock.now)] #\(answer.number) ▶ released") }
+        }
         return drained
     }
 
