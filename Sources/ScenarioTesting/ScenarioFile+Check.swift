@@ -11,39 +11,50 @@
         /// - Returns: the result, for further checks of your own (`nil` when the file did not load).
         @discardableResult
         public func check(with driver: any ScenarioDriver, options: RunOptions = RunOptions()) async -> ScenarioResult? {
+            let outcome = await run(with: driver, options: options)
+            for problem in outcome.problems {
+                Issue.record(Comment(rawValue: problem.message), sourceLocation: at(problem.location))
+            }
+            if let result = outcome.result, !outcome.problems.isEmpty { Self.attach(result) }
+            return outcome.result
+        }
+
+        /// A problem of a scenario file, where it is.
+        struct Problem: Sendable {
+            var message: String
+            var location: ScenarioKit.ScenarioLocation?
+        }
+
+        /// Loads and runs the file; whatever a test framework should record, in order.
+        func run(with driver: any ScenarioDriver, options: RunOptions) async -> (result: ScenarioResult?, problems: [Problem]) {
             let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             let scenario: Scenario
             switch loader.load(contentsOf: path, id: id) {
             case .success(let loaded):
                 scenario = loaded
             case .failure(let failure):
-                if failure.issues.isEmpty { Issue.record(Comment(rawValue: failure.description), sourceLocation: at(nil)) }
-                for issue in failure.issues {
-                    Issue.record(Comment(rawValue: issue.description), sourceLocation: at(issue.location))
-                }
-                return nil
+                if failure.issues.isEmpty { return (nil, [Problem(message: failure.description, location: nil)]) }
+                return (nil, failure.issues.map { Problem(message: $0.description, location: $0.location) })
             }
             let result = await ScenarioRunner(driver: driver, options: options).run(scenario)
             switch result.status {
             case .passed, .skipped:
-                return result
+                return (result, [])
             case .error:
-                Issue.record(
-                    Comment(rawValue: result.errorMessage ?? "the scenario could not finish"),
-                    sourceLocation: at(result.errorLocation ?? scenario.location))
+                let message = result.errorMessage ?? "the scenario could not finish"
+                return (result, [Problem(message: message, location: result.errorLocation ?? scenario.location)])
             case .failed:
-                for failure in result.failures {
+                let problems = result.failures.map { failure in
                     var text = "\(failure.label): \(failure.message)"
                     if let diff = failure.diff { text += "\n" + diff }
-                    Issue.record(Comment(rawValue: text), sourceLocation: at(failure.location ?? scenario.location))
+                    return Problem(message: text, location: failure.location ?? scenario.location)
                 }
+                return (result, problems)
             }
-            Self.attach(result)
-            return result
         }
 
         /// A Swift Testing location for a place in the scenario file.
-        private func at(_ location: ScenarioKit.SourceLocation?) -> Testing.SourceLocation {
+        private func at(_ location: ScenarioKit.ScenarioLocation?) -> Testing.SourceLocation {
             let file = location?.file ?? path
             return Testing.SourceLocation(
                 fileID: "scenarios/" + (file as NSString).lastPathComponent, filePath: file, line: max(1, location?.line ?? 1),

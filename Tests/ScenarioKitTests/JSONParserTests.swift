@@ -144,7 +144,7 @@ import Testing
 
     @Test func issueDescriptionHasFileLineColumnAndPath() {
         let issue = LoadIssue(
-            location: SourceLocation(file: "s.json", line: 3, column: 7, path: "$.exchanges[0].tiems"),
+            location: ScenarioLocation(file: "s.json", line: 3, column: 7, path: "$.exchanges[0].tiems"),
             message: "unknown key 'tiems' in exchange", hint: "did you mean 'times'?")
         #expect(issue.description == "s.json:3:7: error: unknown key 'tiems' in exchange (at $.exchanges[0].tiems) — did you mean 'times'?")
         let failure = LoadFailure(file: "s.json", issues: [issue, issue])

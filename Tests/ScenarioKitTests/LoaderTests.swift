@@ -15,7 +15,7 @@ import Testing
         #expect(scenario.description == "Uses every key of the format.")
         #expect(scenario.tags == ["blocked-user", "concurrency"])
         #expect(scenario.file == "/scenarios/s.json")
-        #expect(scenario.location == SourceLocation(file: "/scenarios/s.json", line: 1, column: 1, path: "$"))
+        #expect(scenario.location == ScenarioLocation(file: "/scenarios/s.json", line: 1, column: 1, path: "$"))
         #expect(scenario.given == ["session": ["accessToken": "A1", "refreshToken": "R1"], "connectivity": "online"])
         #expect(scenario.clockStart == Date(timeIntervalSince1970: 1_792_560_480))
         #expect(scenario.timeLimit == .seconds(7200))
@@ -78,7 +78,7 @@ import Testing
         }
         #expect(bootstrap.action == "bootstrap" && bootstrap.arguments == [:])
         #expect(scenario.steps[1].name == "held")
-        #expect(scenario.steps[1].location == SourceLocation(file: "/scenarios/s.json", line: 26, column: 5, path: "$.steps[1]"))
+        #expect(scenario.steps[1].location == ScenarioLocation(file: "/scenarios/s.json", line: 26, column: 5, path: "$.steps[1]"))
         guard case .perform(let request, 5, .error("forbidden")) = scenario.steps[1].kind else {
             Issue.record("step 1: \(scenario.steps[1].kind)")
             return
@@ -154,7 +154,7 @@ import Testing
         let (line, column) = try #require(Self.position(of: bad.at, occurrence: bad.occurrence, in: bad.text))
         #expect(failure.issues.count == bad.issueCount, "\(failure)")
         let issue = try #require(failure.issues.first { $0.message == bad.message }, "\(failure)")
-        #expect(issue.location == SourceLocation(file: "/scenarios/s.json", line: line, column: column, path: bad.path))
+        #expect(issue.location == ScenarioLocation(file: "/scenarios/s.json", line: line, column: column, path: bad.path))
         #expect(issue.hint == bad.hint)
     }
 

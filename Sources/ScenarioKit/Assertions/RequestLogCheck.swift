@@ -8,7 +8,7 @@ struct RequestLogCheck {
     /// The name the log uses for requests nothing served.
     static let unmatched = "unmatched"
 
-    func evaluate(_ expect: RequestExpectations, location: SourceLocation?) -> [AssertionResult] {
+    func evaluate(_ expect: RequestExpectations, location: ScenarioLocation?) -> [AssertionResult] {
         var out: [AssertionResult] = []
         if let total = expect.total {
             out.append(
@@ -32,9 +32,9 @@ struct RequestLogCheck {
         return out
     }
 
-    private func checkLog(_ patterns: [RequestLogPattern], location: SourceLocation?) -> AssertionResult {
+    private func checkLog(_ patterns: [RequestLogPattern], location: ScenarioLocation?) -> AssertionResult {
         let expected = patterns.map(describe).joined(separator: "\n")
-        let fail = { (message: String, at: SourceLocation?) in
+        let fail = { (message: String, at: ScenarioLocation?) in
             failure(message, expected, at ?? location, patterns: patterns)
         }
         var position = 0
@@ -56,7 +56,7 @@ struct RequestLogCheck {
         return AssertionResult(label: "requests.log", passed: true)
     }
 
-    private func failure(_ message: String, _ expected: String, _ location: SourceLocation?, patterns: [RequestLogPattern])
+    private func failure(_ message: String, _ expected: String, _ location: ScenarioLocation?, patterns: [RequestLogPattern])
         -> AssertionResult
     {
         let actual = shaped(like: patterns)

@@ -416,7 +416,7 @@ extension JSONTextParser {
         private mutating func issue(_ message: String, at target: Int) -> LoadIssue {
             let (line, column) = position(of: target)
             return LoadIssue(
-                location: SourceLocation(file: file, line: line, column: column, path: renderedPath()),
+                location: ScenarioLocation(file: file, line: line, column: column, path: renderedPath()),
                 message: message)
         }
 

@@ -1,14 +1,14 @@
 /// One problem found in a scenario file: where it is, what is wrong, and what to do about it.
 public struct LoadIssue: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file, line, column and JSON path of the offending key or value.
-    public var location: SourceLocation
+    public var location: ScenarioLocation
     /// What is wrong, phrased so the reader knows what to write instead.
     public var message: String
     /// An optional follow-up, such as `did you mean 'times'?`.
     public var hint: String?
 
     /// Creates an issue.
-    public init(location: SourceLocation, message: String, hint: String? = nil) {
+    public init(location: ScenarioLocation, message: String, hint: String? = nil) {
         self.location = location
         self.message = message
         self.hint = hint

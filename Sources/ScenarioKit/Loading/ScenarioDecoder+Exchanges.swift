@@ -11,7 +11,7 @@ extension ScenarioDecoder {
             return []
         }
         var exchanges: [Exchange] = []
-        var firstUse: [String: SourceLocation] = [:]
+        var firstUse: [String: ScenarioLocation] = [:]
         for (index, node) in elements.enumerated() {
             let exchangePath = JSONPath.appending(path, index: index)
             let defaultId = "exchange-\(index + 1)"

@@ -130,7 +130,7 @@ extension ScenarioDecoder {
     }
 
     /// Whether `id` names an exchange of this file or `"unmatched"`; reports it otherwise.
-    private mutating func checkExchangeReference(_ id: String, at location: SourceLocation, _ what: String) -> Bool {
+    private mutating func checkExchangeReference(_ id: String, at location: ScenarioLocation, _ what: String) -> Bool {
         guard id == ScenarioKeys.unmatched || exchangeIds.contains(id) else {
             report(
                 "\(what) names unknown exchange '\(id)'", at: location,

@@ -11,7 +11,7 @@ extension ScenarioDecoder {
             return []
         }
         var steps: [Step] = []
-        var firstName: [String: SourceLocation] = [:]
+        var firstName: [String: ScenarioLocation] = [:]
         for (index, node) in elements.enumerated() {
             let stepPath = JSONPath.appending(path, index: index)
             if let nameNode = node["name"], let name = nameNode.value.stringValue {

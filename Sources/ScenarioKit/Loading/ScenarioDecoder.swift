@@ -31,7 +31,7 @@ struct ScenarioDecoder {
     /// Every step name in the file, known before steps are decoded.
     var stepNames: [String] = []
     /// Handles `start` steps created that no `await` consumed yet, with where they were started.
-    var runningHandles: [String: SourceLocation] = [:]
+    var runningHandles: [String: ScenarioLocation] = [:]
     /// Handles already awaited.
     var awaitedHandles: Set<String> = []
 
@@ -174,19 +174,19 @@ struct ScenarioDecoder {
 
     // MARK: Reporting
 
-    func location(_ node: JSONNode, _ path: String) -> SourceLocation {
-        SourceLocation(file: file, line: node.line, column: node.column, path: path)
+    func location(_ node: JSONNode, _ path: String) -> ScenarioLocation {
+        ScenarioLocation(file: file, line: node.line, column: node.column, path: path)
     }
 
-    func keyLocation(_ member: JSONNode.Member, _ path: String) -> SourceLocation {
-        SourceLocation(file: file, line: member.keyLine, column: member.keyColumn, path: path)
+    func keyLocation(_ member: JSONNode.Member, _ path: String) -> ScenarioLocation {
+        ScenarioLocation(file: file, line: member.keyLine, column: member.keyColumn, path: path)
     }
 
     mutating func report(_ message: String, _ node: JSONNode, _ path: String, hint: String? = nil) {
         issues.append(LoadIssue(location: location(node, path), message: message, hint: hint))
     }
 
-    mutating func report(_ message: String, at location: SourceLocation, hint: String? = nil) {
+    mutating func report(_ message: String, at location: ScenarioLocation, hint: String? = nil) {
         issues.append(LoadIssue(location: location, message: message, hint: hint))
     }
 

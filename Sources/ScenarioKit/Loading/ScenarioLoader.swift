@@ -22,7 +22,7 @@ public struct ScenarioLoader: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let location = SourceLocation(file: path, line: 1, column: 1, path: JSONPath.root)
+            let location = ScenarioLocation(file: path, line: 1, column: 1, path: JSONPath.root)
             return .failure(
                 LoadFailure(
                     file: path,

@@ -20,13 +20,13 @@ public struct Exchange: Sendable {
     /// Whether leaving this exchange unused is fine.
     public var optional: Bool
     /// Where it is declared.
-    public var location: SourceLocation
+    public var location: ScenarioLocation
 
     /// Creates an exchange.
     public init(
         id: String, request: RequestMatcher, reply: Reply, times: Int? = 1, after: [String] = [],
         latency: Duration = .zero, release: ReleaseCondition? = nil, optional: Bool = false,
-        location: SourceLocation
+        location: ScenarioLocation
     ) {
         self.id = id
         self.request = request

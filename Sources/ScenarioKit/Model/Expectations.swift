@@ -9,12 +9,12 @@ public struct Expectations: Sendable {
     /// What the request log must show.
     public var requests: RequestExpectations?
     /// Where the expectations are written.
-    public var location: SourceLocation?
+    public var location: ScenarioLocation?
 
     /// Creates expectations.
     public init(
         state: JSONValue? = nil, alerts: [JSONValue]? = nil, timeline: [JSONValue]? = nil,
-        requests: RequestExpectations? = nil, location: SourceLocation? = nil
+        requests: RequestExpectations? = nil, location: ScenarioLocation? = nil
     ) {
         self.state = state
         self.alerts = alerts
@@ -59,12 +59,12 @@ public struct RequestLogPattern: Sendable {
     /// A JSON subset their bodies contained.
     public var json: JSONValue?
     /// Where the entry is written.
-    public var location: SourceLocation?
+    public var location: ScenarioLocation?
 
     /// Creates a pattern.
     public init(
         count: Int = 1, exchange: String? = nil, method: String? = nil, path: String? = nil,
-        headers: [(name: String, value: String?)] = [], json: JSONValue? = nil, location: SourceLocation? = nil
+        headers: [(name: String, value: String?)] = [], json: JSONValue? = nil, location: ScenarioLocation? = nil
     ) {
         self.count = count
         self.exchange = exchange

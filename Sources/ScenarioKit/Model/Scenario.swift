@@ -13,7 +13,7 @@ public struct Scenario: Sendable {
     /// The file it was loaded from.
     public var file: String
     /// Where the document starts (for reports that point at the scenario itself).
-    public var location: SourceLocation
+    public var location: ScenarioLocation
     /// The initial condition handed to the driver (everything under `given` but `clock`).
     public var given: JSONValue
     /// The wall-clock instant virtual time starts at.
@@ -36,7 +36,7 @@ public struct Scenario: Sendable {
     /// Creates a scenario.
     public init(
         id: String, name: String, description: String, tags: [String] = [], file: String,
-        location: SourceLocation, given: JSONValue = .object([:]), clockStart: Date = Scenario.defaultClockStart,
+        location: ScenarioLocation, given: JSONValue = .object([:]), clockStart: Date = Scenario.defaultClockStart,
         exchanges: [Exchange] = [], steps: [Step] = [], expect: Expectations = Expectations(),
         relax: Relaxations = Relaxations(), timeLimit: Duration = Scenario.defaultTimeLimit
     ) {

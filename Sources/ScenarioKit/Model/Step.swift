@@ -7,10 +7,10 @@ public struct Step: Sendable {
     /// What the step does.
     public var kind: Kind
     /// Where the step is declared.
-    public var location: SourceLocation
+    public var location: ScenarioLocation
 
     /// Creates a step.
-    public init(name: String? = nil, kind: Kind, location: SourceLocation) {
+    public init(name: String? = nil, kind: Kind, location: ScenarioLocation) {
         self.name = name
         self.kind = kind
         self.location = location
@@ -43,10 +43,10 @@ public struct ActionCall: Sendable {
     /// Its arguments (an object).
     public var arguments: JSONValue
     /// Where the call is written.
-    public var location: SourceLocation
+    public var location: ScenarioLocation
 
     /// Creates a call.
-    public init(action: String, arguments: JSONValue = .object([:]), location: SourceLocation) {
+    public init(action: String, arguments: JSONValue = .object([:]), location: ScenarioLocation) {
         self.action = action
         self.arguments = arguments
         self.location = location

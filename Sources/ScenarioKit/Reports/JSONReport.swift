@@ -77,7 +77,7 @@ public enum JSONReport {
             ]))
     }
 
-    private static func location(_ location: SourceLocation?) -> JSONValue {
+    private static func location(_ location: ScenarioLocation?) -> JSONValue {
         guard let location else { return .null }
         return .object(
             JSONObject([

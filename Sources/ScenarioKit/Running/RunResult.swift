@@ -49,7 +49,7 @@ public struct ScenarioResult: Sendable, Codable {
     /// Why it could not load or run, for `.error` (load issues, one per line, or the runtime fault).
     public var errorMessage: String?
     /// Where the error points, when it points somewhere.
-    public var errorLocation: SourceLocation?
+    public var errorLocation: ScenarioLocation?
     /// The exchanges up to the first divergence, one line each, secrets masked.
     public var transcript: [String]
     /// Wall time the scenario took.
@@ -64,7 +64,7 @@ public struct ScenarioResult: Sendable, Codable {
     /// Creates a scenario result.
     public init(
         id: String, name: String, file: String, tags: [String] = [], status: Status, steps: [StepResult] = [],
-        errorMessage: String? = nil, errorLocation: SourceLocation? = nil, transcript: [String] = [],
+        errorMessage: String? = nil, errorLocation: ScenarioLocation? = nil, transcript: [String] = [],
         wallTime: Duration = .zero, virtualTime: Duration = .zero, jobs: Int = 0
     ) {
         self.jobs = jobs
@@ -97,7 +97,7 @@ public struct StepResult: Sendable, Codable {
     /// A short label: `do request ×5`, `advance 15s`, `expect`.
     public var label: String
     /// Where the step is written.
-    public var location: SourceLocation?
+    public var location: ScenarioLocation?
     /// Its checks.
     public var assertions: [AssertionResult]
     /// The virtual time when the step began.
@@ -108,7 +108,7 @@ public struct StepResult: Sendable, Codable {
 
     /// Creates a step result.
     public init(
-        index: Int, label: String, location: SourceLocation?, assertions: [AssertionResult] = [], startedAt: Duration? = nil,
+        index: Int, label: String, location: ScenarioLocation?, assertions: [AssertionResult] = [], startedAt: Duration? = nil,
         firstLine: Int? = nil
     ) {
         self.index = index
@@ -138,12 +138,12 @@ public struct AssertionResult: Sendable, Hashable, Codable {
     /// A readable expected-vs-actual diff (`-` expected, `+` actual), when both are multi-line.
     public var diff: String?
     /// Where the expectation is written.
-    public var location: SourceLocation?
+    public var location: ScenarioLocation?
 
     /// Creates an assertion result.
     public init(
         label: String, passed: Bool, message: String = "", expected: String? = nil, actual: String? = nil,
-        diff: String? = nil, location: SourceLocation? = nil
+        diff: String? = nil, location: ScenarioLocation? = nil
     ) {
         self.label = label
         self.passed = passed

@@ -36,7 +36,7 @@ final class ScenarioRun: @unchecked Sendable {
     /// A run failed in a way that ends it: stuck, busy, or a driver fault.
     private struct Abort: Error {
         var message: String
-        var location: SourceLocation?
+        var location: ScenarioLocation?
     }
 
     /// Runs the scenario on the calling thread, which becomes its runner thread. Scenarios in
@@ -71,7 +71,7 @@ final class ScenarioRun: @unchecked Sendable {
         }
 
         var errorMessage: String?
-        var errorLocation: SourceLocation?
+        var errorLocation: ScenarioLocation?
         do {
             let context = DriverContext(
                 given: scenario.given, transport: transport, clock: clock, baseURL: baseURL, route: options.route, urlRoute: route,
@@ -253,7 +253,7 @@ final class ScenarioRun: @unchecked Sendable {
 
     // MARK: - Checks
 
-    private func check(_ result: ActionResult?, against outcome: Outcome?, label: String, location: SourceLocation) -> AssertionResult {
+    private func check(_ result: ActionResult?, against outcome: Outcome?, label: String, location: ScenarioLocation) -> AssertionResult {
         guard let outcome else { return AssertionResult(label: label, passed: true) }
         guard let result else {
             return AssertionResult(label: label, passed: false, message: "the action did not finish", location: location)
@@ -348,7 +348,7 @@ final class ScenarioRun: @unchecked Sendable {
                 assertions: assertions, startedAt: clock.now.offset, firstLine: backend.transcriptCount))
     }
 
-    private func compare(label: String, expected: JSONValue, actual: JSONValue, location: SourceLocation?) -> AssertionResult {
+    private func compare(label: String, expected: JSONValue, actual: JSONValue, location: ScenarioLocation?) -> AssertionResult {
         let mismatches = JSONMatch.mismatches(expected: expected, actual: actual)
         guard !mismatches.isEmpty else { return AssertionResult(label: label, passed: true) }
         let shown = JSONMatch.project(actual, onto: expected)
@@ -387,7 +387,7 @@ final class ScenarioRun: @unchecked Sendable {
         clock.cancelAll()
     }
 
-    private func result(errorMessage: String?, errorLocation: SourceLocation?) -> ScenarioResult {
+    private func result(errorMessage: String?, errorLocation: ScenarioLocation?) -> ScenarioResult {
         let redactor = SecretRedactor(secrets: secrets(), enabled: !options.revealSecrets)
         steps = steps.map { step in
             var step = step

@@ -213,7 +213,8 @@ public struct SuiteRunner: Sendable {
 
     /// The failed assertion describing how `other` (run number `run`) differs from `first`,
     /// or `nil` when status and transcript are the same.
-    static func nondeterminism(_ first: ScenarioResult, _ other: ScenarioResult, run: Int, location: SourceLocation?) -> AssertionResult? {
+    static func nondeterminism(_ first: ScenarioResult, _ other: ScenarioResult, run: Int, location: ScenarioLocation?) -> AssertionResult?
+    {
         let statusDiffers = first.status != other.status
         let shared = min(first.transcript.count, other.transcript.count)
         let line =

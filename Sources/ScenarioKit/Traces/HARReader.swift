@@ -168,7 +168,7 @@ public struct HARReader: Sendable {
 
     private func issue(_ node: JSONNode?, at path: String, _ message: String, hint: String? = nil) -> LoadIssue {
         LoadIssue(
-            location: SourceLocation(file: file, line: node?.line ?? 1, column: node?.column ?? 1, path: path), message: message,
+            location: ScenarioLocation(file: file, line: node?.line ?? 1, column: node?.column ?? 1, path: path), message: message,
             hint: hint)
     }
 

@@ -2,8 +2,8 @@
 
 /// Hand-built result trees for report tests.
 enum Fixtures {
-    static func location(_ file: String, _ line: Int, _ column: Int, _ path: String = "$") -> SourceLocation {
-        SourceLocation(file: file, line: line, column: column, path: path)
+    static func location(_ file: String, _ line: Int, _ column: Int, _ path: String = "$") -> ScenarioLocation {
+        ScenarioLocation(file: file, line: line, column: column, path: path)
     }
 
     static let passed = ScenarioResult(

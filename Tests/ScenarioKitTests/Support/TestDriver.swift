@@ -80,7 +80,7 @@ actor TestSession: DriverSession {
 
 /// Builds scenarios in code, with locations that point nowhere in particular.
 enum Build {
-    static let here = SourceLocation(file: "test.json", line: 1, column: 1, path: "$")
+    static let here = ScenarioLocation(file: "test.json", line: 1, column: 1, path: "$")
 
     static func call(_ action: String, _ arguments: JSONValue = .object([:])) -> ActionCall {
         ActionCall(action: action, arguments: arguments, location: here)

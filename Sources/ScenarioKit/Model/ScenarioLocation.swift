@@ -1,5 +1,5 @@
 /// Where something stands in a scenario file: file, 1-based line and column, and JSON path.
-public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct ScenarioLocation: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The file path as given to the loader.
     public var file: String
     /// 1-based line.
