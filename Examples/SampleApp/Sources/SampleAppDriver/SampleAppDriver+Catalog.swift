@@ -21,6 +21,11 @@ extension SampleAppDriver {
 
     /// What `given` may hold.
     static let givenCatalog: [GivenSpec] = [
-        GivenSpec("session", .object, "stored tokens: {accessToken, refreshToken}")
+        GivenSpec(
+            "session", .object, "stored tokens: {accessToken, refreshToken}",
+            fields: [
+                ArgumentSpec("accessToken", .string, required: true, "the stored access token"),
+                ArgumentSpec("refreshToken", .string, "the stored refresh token"),
+            ])
     ]
 }

@@ -34,16 +34,16 @@ public struct SampleAppDriver: ScenarioDriver {
         return SampleAppSession(store: store, now: context.now)
     }
 
-    /// A `given` shape the driver cannot start from.
-    struct Problem: Error, CustomStringConvertible {
-        var description: String
+    /// What `given` holds, as the driver reads it.
+    struct Given: Decodable {
+        struct Session: Decodable {
+            var accessToken: String
+            var refreshToken: String?
+        }
+        var session: Session?
     }
 
     static func tokens(_ given: JSONValue) throws -> SessionTokens? {
-        guard let session = given["session"] else { return nil }
-        guard let access = session["accessToken"]?.stringValue else {
-            throw Problem(description: "given.session needs a string 'accessToken' (and usually 'refreshToken')")
-        }
-        return SessionTokens(access: access, refresh: session["refreshToken"]?.stringValue)
+        try given.decode(Given.self).session.map { SessionTokens(access: $0.accessToken, refresh: $0.refreshToken) }
     }
 }
