@@ -33,20 +33,20 @@ import Testing
 
         // The printed schedule fails again, the same way, every time.
         let index = try #require(Int(note.split(separator: ":").last?.prefix { $0.isNumber } ?? ""))
-        let replayed = await explore(scenario(action, expect), .replay(Schedule(seed: 7, index: index)))
+        let replayed = await explore(scenario(action, expect), .replay(JobSchedule(seed: 7, index: index)))
         #expect(replayed.status == .failed)
         for _ in 0..<5 {
-            let again = await explore(scenario(action, expect), .replay(Schedule(seed: 7, index: index)))
+            let again = await explore(scenario(action, expect), .replay(JobSchedule(seed: 7, index: index)))
             #expect(again.transcript == replayed.transcript)
             #expect(again.failures.map(\.message) == replayed.failures.map(\.message))
         }
     }
 
     @Test func aSchedulePrintsAndParsesTheSameWay() {
-        let schedule = Schedule(seed: 42, index: 17)
-        #expect(Schedule(parsing: schedule.description) == schedule)
-        #expect(Schedule(parsing: "42") == nil)
-        #expect(Schedule(parsing: "x:1") == nil)
-        #expect(Schedule(parsing: "1:-2") == nil)
+        let schedule = JobSchedule(seed: 42, index: 17)
+        #expect(JobSchedule(parsing: schedule.description) == schedule)
+        #expect(JobSchedule(parsing: "42") == nil)
+        #expect(JobSchedule(parsing: "x:1") == nil)
+        #expect(JobSchedule(parsing: "1:-2") == nil)
     }
 }

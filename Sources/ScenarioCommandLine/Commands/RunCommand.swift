@@ -124,7 +124,7 @@ struct RunCommand: Command {
             for option in ["--schedules", "--seed", "--repeat"] where arguments.contains(option) {
                 throw .conflictingOptions("--replay-schedule", option, command: Self.name)
             }
-            guard let schedule = Schedule(parsing: text) else {
+            guard let schedule = JobSchedule(parsing: text) else {
                 throw .invalidValue(
                     option: "--replay-schedule", value: text, command: Self.name,
                     reason: "expected SEED:INDEX as a failure printed it, such as 7:42")

@@ -3,7 +3,7 @@ public enum Exploration: Sendable, Hashable {
     /// The first-in-first-out order, then `count - 1` schedules drawn from `seed`.
     case schedules(count: Int, seed: UInt64)
     /// Exactly one schedule, as a failure printed it.
-    case replay(Schedule)
+    case replay(JobSchedule)
 }
 
 /// Runs a scenario under several orders of its jobs and reports the first that fails, with what
@@ -33,7 +33,7 @@ struct Explorer: Sendable {
             }
             var wallTime = first.wallTime
             for index in 1..<count {
-                explored.schedule = Schedule(seed: seed, index: index)
+                explored.schedule = JobSchedule(seed: seed, index: index)
                 var result = await ScenarioRunner(driver: driver, options: explored).run(scenario)
                 wallTime += result.wallTime
                 if result.status != .passed {
@@ -50,7 +50,7 @@ struct Explorer: Sendable {
     }
 
     /// Says which schedule failed and how to replay it, at the top of the result.
-    private func annotate(_ result: inout ScenarioResult, _ schedule: Schedule, of count: Int?, scenario: Scenario) {
+    private func annotate(_ result: inout ScenarioResult, _ schedule: JobSchedule, of count: Int?, scenario: Scenario) {
         let which = count.map { "schedule \(schedule.index) of \($0)" } ?? "schedule \(schedule.index)"
         let note =
             "failed under \(which) (seed \(schedule.seed)), not under the first-in-first-out order; replay it with --replay-schedule \(schedule)"

@@ -13,7 +13,7 @@ public struct RunOptions: Sendable, Hashable {
     /// Show secrets in transcripts and diffs instead of masking them.
     public var revealSecrets: Bool
     /// The order runnable jobs run in (first in, first out unless exploring).
-    public var schedule: Schedule = .fifo
+    public var schedule: JobSchedule = .fifo
     /// How many jobs the first-in-first-out run of the scenario took: where an explored
     /// schedule's priority changes may fall.
     public var scheduleLength = 100

@@ -7,7 +7,7 @@
 /// priority drops below all others. For a bug that needs `d` ordering constraints among `n`
 /// tasks over `k` jobs, one schedule finds it with probability at least `1 / (n · k^(d-1))`,
 /// whatever the program; uniform random choice has no such bound.
-public struct Schedule: Sendable, Hashable, CustomStringConvertible {
+public struct JobSchedule: Sendable, Hashable, CustomStringConvertible {
     /// The seed the run's schedules are drawn from.
     public var seed: UInt64
     /// Which schedule of the seed (1-based); `0` is first in, first out.
@@ -16,7 +16,7 @@ public struct Schedule: Sendable, Hashable, CustomStringConvertible {
     public var depth: Int
 
     /// First in, first out: the default order.
-    public static let fifo = Schedule(seed: 0, index: 0)
+    public static let fifo = JobSchedule(seed: 0, index: 0)
 
     /// A schedule; index `0` is first in, first out.
     public init(seed: UInt64, index: Int, depth: Int = 3) {
@@ -42,14 +42,14 @@ public struct Schedule: Sendable, Hashable, CustomStringConvertible {
 /// The choices of one schedule while a scenario runs: which queued job runs next.
 struct JobOrder {
     private var random: SplitMix64
-    private let schedule: Schedule
+    private let schedule: JobSchedule
     /// Task ordinal (first appearance) to priority; higher runs first.
     private var priorities: [Int] = []
     private var changePoints: [Int] = []
     private var step = 0
 
     /// `length` is how many jobs the first-in-first-out run took: where change points may fall.
-    init(_ schedule: Schedule, length: Int) {
+    init(_ schedule: JobSchedule, length: Int) {
         self.schedule = schedule
         random = SplitMix64(seed: schedule.seed &+ UInt64(schedule.index) &* 0x9E37_79B9_7F4A_7C15)
         let span = max(1, length)
