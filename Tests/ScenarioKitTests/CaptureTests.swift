@@ -92,6 +92,22 @@ import Testing
         }
     }
 
+    /// A request the app cancels while the backend holds its answer: URLSession tells the app,
+    /// and the answer released later is dropped instead of reaching a task URLSession forgot.
+    @Test(arguments: routes) func aCancelledRequestsLateAnswerIsDropped(route: RunOptions.Route) async {
+        let scenario = Build.scenario(
+            exchanges: [Build.exchange("held", path: "/held", release: .atStep("later"))],
+            steps: [
+                Build.step(.start(Build.call("getThenCancel", ["path": "/held"]), handle: "call")),
+                Build.step(.await(handle: "call", expect: .error(["code": "cancelled"]))),
+                Build.step(.advance(.seconds(5)), name: "later"),
+            ])
+        for _ in 0..<10 {
+            let result = await run(scenario, route: route)
+            #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)\n\(result.transcript)")
+        }
+    }
+
     @Test func detachedTasksGroupsAndMainActorRunAreCaptured() async {
         let scenario = Build.scenario(
             steps: [Build.step(.perform(Build.call("fanOut"), parallel: 1, expect: .value(["count": 6, "timeline": 1])))])

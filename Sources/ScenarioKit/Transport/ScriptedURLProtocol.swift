@@ -75,6 +75,10 @@ public final class ScriptedURLProtocol: URLProtocol {
 
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
+    /// Whether URLSession still wants this load's answer: once it stops the load (the task was
+    /// cancelled), the answer must not reach the client, which no longer knows the task.
+    private let handOff = HandOff()
+
     override public func startLoading() {
         let urlRequest = self.request
         guard let route = Self.route(of: urlRequest, onRunnerThread: true),
@@ -101,9 +105,11 @@ public final class ScriptedURLProtocol: URLProtocol {
         let client = self.client
         nonisolated(unsafe) let loader = self
         let isHandedOn = Self.handedOnProbe(for: task)
+        let handOff = self.handOff
+        handOff.arm { ownTag.map { outside?.delivered($0, isHandedOn: isHandedOn) } }
         backend.handle(request, tag: tag) { result in
             // Counted before URLSession sees the answer, so its pick-up cannot come first.
-            ownTag.map { outside?.delivered($0, isHandedOn: isHandedOn) }
+            guard handOff.take() else { return }
             switch result {
             case .success(let response):
                 var fields: [String: String] = [:]
@@ -123,7 +129,11 @@ public final class ScriptedURLProtocol: URLProtocol {
         }
     }
 
-    override public func stopLoading() {}
+    /// URLSession stopped the load (a cancelled task): it tells the app itself, so the request
+    /// counts as handed back now, and a later answer from the backend is dropped.
+    override public func stopLoading() {
+        _ = handOff.take()
+    }
 
     /// Whether URLSession is done handing a task's answer on. FoundationNetworking marks a task
     /// completed only after its completion handler or delegate returned, so any job the answer
@@ -216,5 +226,27 @@ struct RoutedURLSessionTransport: HTTPTransport {
         tagged.headers[ScriptedURLProtocol.routeHeader] = route
         tagged.headers[ScriptedURLProtocol.tagHeader] = String(tag)
         return try await inner.send(tagged)
+    }
+}
+
+/// One load's answer goes to URLSession at most once: either the backend's answer, or nothing
+/// because URLSession stopped the load first. Whichever comes first runs the bookkeeping.
+private final class HandOff: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bookkeeping: (() -> Void)?
+    private var taken = false
+
+    func arm(_ bookkeeping: @escaping () -> Void) { lock.withLock { self.bookkeeping = bookkeeping } }
+
+    /// Returns whether the caller is first; the first runs the bookkeeping.
+    func take() -> Bool {
+        let (first, work) = lock.withLock { () -> (Bool, (() -> Void)?) in
+            guard !taken else { return (false, nil) }
+            taken = true
+            defer { bookkeeping = nil }
+            return (true, bookkeeping)
+        }
+        work?()
+        return first
     }
 }

@@ -23,6 +23,10 @@ struct AppStyleDriver: ScenarioDriver {
                 arguments: [ArgumentSpec("path", .string, required: true, "path")]),
             ActionSpec("napThenGet", "Task.sleep an hour, then GET", arguments: [ArgumentSpec("path", .string, required: true, "path")]),
             ActionSpec("fanOut", "three detached tasks and a task group hop through an actor"),
+            ActionSpec(
+                "getThenCancel", "GET with a completion handler, cancelled after a second",
+                arguments: [ArgumentSpec("path", .string, required: true, "path")]
+            ),
             ActionSpec("napInActor", "sleep 30 s three times inside an actor: called directly, from Task {}, from Task.detached"),
             ActionSpec("escapeViaDispatch", "resume from DispatchQueue.global"),
             ActionSpec("declaredDispatch", "resume from DispatchQueue.global, declared as outside work"),
@@ -124,6 +128,16 @@ final class AppStyleSession: DriverSession, @unchecked Sendable {
                 let status = try await DelegateLoader.load(
                     URLRequest(url: url(arguments)), configuration: context.urlSessionConfiguration())
                 return handle(status: status)
+            case "getThenCancel":
+                let request = URLRequest(url: url(arguments))
+                let session = self.session
+                let outcome = Box()
+                let task = session.dataTask(with: request) { _, _, error in outcome.finish(error) }
+                task.resume()
+                try await Task.sleep(for: .seconds(1))
+                task.cancel()
+                let error = await outcome.value
+                return .error(["code": .string((error as? URLError)?.code == .cancelled ? "cancelled" : "\(String(describing: error))")])
             case "getShared":
                 let (_, response) = try await URLSession.shared.data(for: URLRequest(url: url(arguments)))
                 return handle(status: (response as? HTTPURLResponse)?.statusCode ?? 0)
@@ -222,5 +236,33 @@ final class DelegateLoader: NSObject, URLSessionDataDelegate, @unchecked Sendabl
             continuation?.resume(returning: status)
         }
         continuation = nil
+    }
+}
+
+/// A completion handler's error, awaited once it has arrived.
+final class Box: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: (any Error)??
+    private var waiter: CheckedContinuation<(any Error)?, Never>?
+
+    func finish(_ error: (any Error)?) {
+        let waiter = lock.withLock { () -> CheckedContinuation<(any Error)?, Never>? in
+            self.error = .some(error)
+            defer { self.waiter = nil }
+            return self.waiter
+        }
+        waiter?.resume(returning: error)
+    }
+
+    var value: (any Error)? {
+        get async {
+            await withCheckedContinuation { continuation in
+                let done: (any Error)?? = lock.withLock {
+                    if error == nil { waiter = continuation }
+                    return error
+                }
+                if let done { continuation.resume(returning: done) }
+            }
+        }
     }
 }
