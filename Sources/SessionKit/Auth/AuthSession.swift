@@ -174,6 +174,12 @@ public actor AuthSession {
         await wipe()
     }
 
+    /// Ends the session locally, unless the session a request was sent in is over already.
+    func endLocally(ifSession session: Int) async {
+        guard session == generation else { return }
+        await endLocally()
+    }
+
     /// Identifies the current session: answers to requests of an earlier one must not touch it.
     var currentSession: Int { generation }
 

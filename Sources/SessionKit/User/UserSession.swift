@@ -36,9 +36,12 @@ public actor UserSession {
     }
 
     /// Deletes the account (`DELETE /users/me`), then ends the session locally.
+    /// An answer that lands after that session ended (a sign-out, a new sign-in) leaves the
+    /// next session alone.
     public func deleteAccount() async throws(APIError) {
+        let session = await auth.currentSession
         _ = try await client.send(.deleteCurrentUser)
-        await auth.endLocally()
+        await auth.endLocally(ifSession: session)
     }
 
     /// Users related to the current one (`GET /users/related`).
