@@ -16,14 +16,8 @@ import Testing
 
     /// Parses and describes 100,000 seeded hostile bodies; returns how many parsed as JSON.
     private static func parseHostileBodies() -> Int {
-        var state: UInt64 = 77
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random = SplitMix64(seed: 77)
+        func next() -> UInt64 { random.next() }
         let alphabet = Array(#"[]{}":,0123456789.eE-+ truefalsn\u"#.utf8) + [0xFF, 0xC0, 0x00, 0xE2]
         var parsed = 0
         for round in 0..<100_000 {

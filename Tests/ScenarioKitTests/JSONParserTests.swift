@@ -1,6 +1,7 @@
 import Foundation
-import ScenarioKit
 import Testing
+
+@testable import ScenarioKit
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String, file: String = "t.json") throws(LoadIssue) -> JSONNode {
@@ -180,19 +181,6 @@ import Testing
             // The loader must not crash either, whatever the parser made of it.
             _ = LoaderFixtures.loader.load(data: Data(bytes), file: "/nonexistent/fuzz.json", id: "fuzz")
         }
-    }
-}
-
-/// A small deterministic random number generator, so fuzz failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -11,19 +11,6 @@ struct HostileBodyFuzzTests {
     let interpreter = ResponseInterpreter(now: { Date(timeIntervalSince1970: 1_800_000_000) })
     static let statuses: [HTTPStatus] = [.ok, .badRequest, .unauthorized, .forbidden, .tooManyRequests, .serviceUnavailable]
 
-    /// A small seeded generator, so a failure names the body that caused it.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
     /// Bracket and brace runs at every depth from 1 to 1,100, bare, closed, truncated or in an
     /// object, which is where Foundation's scanner used to trap (513 `[` as the last bytes).
     static func nestingBodies() -> [Data] {
@@ -55,7 +42,7 @@ struct HostileBodyFuzzTests {
             [0xFF, 0xFE], [0xC0, 0xAF], [0xED, 0xA0, 0x80], Array("1e999999".utf8), Array("-0.0e-99999".utf8),
             Array(String(repeating: "9", count: 400).utf8), Array("\\u0000".utf8), Array("\u{2028}".utf8), [0x00],
         ]
-        var random = Generator(state: seed)
+        var random = SplitMix64(seed: seed)
         var out: [Data] = []
         out.reserveCapacity(count)
         for _ in 0..<count {

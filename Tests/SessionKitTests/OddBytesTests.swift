@@ -8,18 +8,6 @@ import Testing
 /// with a verdict: it never crashes, and a failing status is never taken for success.
 @Suite("Odd bytes from the server")
 struct OddBytesTests {
-    /// A small deterministic generator, so a failure reproduces.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Fragments that look like the envelope, so mutations reach deep into the decoder.
     static let fragments = [
         #"{"success":false,"error_code":"TOKEN_EXPIRED","errors":[{"field":"email","message":"x"}]}"#,
@@ -28,7 +16,7 @@ struct OddBytesTests {
     ]
 
     @Test func randomBodiesAndStatusesAlwaysGetAVerdict() {
-        var random = SplitMix(state: 42)
+        var random = SplitMix64(seed: 42)
         let interpreter = ResponseInterpreter(now: { Date(timeIntervalSince1970: 1_800_000_000) })
         for _ in 0..<3000 {
             var bytes = [UInt8](Self.fragments.randomElement(using: &random)?.utf8 ?? "".utf8)

@@ -83,7 +83,7 @@ struct JobOrder {
 
 /// A small, fast, seedable generator (Vigna's SplitMix64): the same seed, the same schedules,
 /// on every platform.
-struct SplitMix64 {
+struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
