@@ -46,17 +46,18 @@
         /// A sleep: the running scenario's on its virtual clock, anyone else's on the real one.
         static func sleep<C: Clock>(_ job: UnownedJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
             guard !Capture.takeSleep(job, for: delay, on: clock) else { return }
-            if let platform = platform as? any SchedulingExecutor {
-                platform.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)
-            } else {
-                platform.enqueue(ExecutorJob(job))
-            }
+            toPlatform(job) { $0.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock) }
         }
 
         static func sleep<C: Clock>(_ job: UnownedJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
             guard !Capture.takeSleep(job, until: instant, on: clock) else { return }
+            toPlatform(job) { $0.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock) }
+        }
+
+        /// Hands a sleep that is not a scenario's to the platform's executor, on its real clock.
+        private static func toPlatform(_ job: UnownedJob, schedule: (any SchedulingExecutor) -> Void) {
             if let platform = platform as? any SchedulingExecutor {
-                platform.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
+                schedule(platform)
             } else {
                 platform.enqueue(ExecutorJob(job))
             }
