@@ -284,6 +284,16 @@ import Testing
         #expect(redactor.redact("Bearer A1b2, A1b20, XA1b2, A1b2.") == "Bearer ‹redacted#1›, A1b20, XA1b2, A1b2.")
     }
 
+    @Test func redactorJudgesNeighboursBeyondASCII() {
+        let redactor = SecretRedactor(secrets: ["tok-Q7x9", "pässwört-9"])
+        // Letters and combining marks continue a word; arrows, quotes and spaces do not.
+        #expect(redactor.redact("étok-Q7x9 tok-Q7x9é tok-Q7x9\u{301}") == "étok-Q7x9 tok-Q7x9é tok-Q7x9\u{301}")
+        #expect(redactor.redact("→tok-Q7x9← «tok-Q7x9» 𝄞tok-Q7x9") == "→‹redacted#1›← «‹redacted#1›» 𝄞‹redacted#1›")
+        // A secret beyond ASCII is found too, in either Unicode normal form.
+        #expect(redactor.redact("pw pässwört-9!") == "pw ‹redacted#2›!")
+        #expect(redactor.redact("pw pa\u{308}sswo\u{308}rt-9") == "pw ‹redacted#2›")
+    }
+
     @Test func secretsTooShortToBeCredentialsMaskNothing() {
         let redactor = SecretRedactor(secrets: ["1", "ab3"])
         #expect(redactor.redact("step 1 of 3, ab3") == "step 1 of 3, ab3")

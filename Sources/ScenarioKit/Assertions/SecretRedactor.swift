@@ -107,12 +107,12 @@ public struct SecretRedactor: Sendable {
             forms.append(percent)
             forms.append(percent.replacingOccurrences(of: "%20", with: "+"))
         }
-        if let data = try? JSONEncoder().encode(secret), var escaped = String(data: data, encoding: .utf8), escaped.count >= 2 {
-            escaped.removeFirst()
-            escaped.removeLast()
-            forms.append(escaped)
-            forms.append(escaped.replacingOccurrences(of: "\\/", with: "/"))
-        }
+        var quoted = ""
+        JSONValue.writeString(secret, to: &quoted)
+        let escaped = String(quoted.dropFirst().dropLast())
+        forms.append(escaped)
+        // Encoders that escape `/` (Foundation's among them) write the same value so.
+        forms.append(escaped.replacingOccurrences(of: "/", with: "\\/"))
         forms.append(Data(secret.utf8).base64EncodedString())
         var seen: Set<String> = []
         return forms.filter { seen.insert($0).inserted }
@@ -203,6 +203,41 @@ public struct SecretRedactor: Sendable {
     }
 
     private static func replaceStandalone(_ secret: String, with mask: String, in text: String) -> String {
+        // Reports are redacted line by line, so this runs for every secret on every line: search
+        // UTF-8 bytes instead of through Foundation, which compares with Unicode equivalence and
+        // was most of a scenario's cost. Only an ASCII secret is safe to find byte for byte.
+        guard secret.utf8.allSatisfy({ $0 < 0x80 }) else { return replaceStandaloneByCharacter(secret, with: mask, in: text) }
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
+            var needle = secret
+            return needle.withUTF8 { needle in
+                guard let first = needle.first, bytes.count >= needle.count else { return text }
+                var out: [UInt8] = []
+                var copied = 0
+                var index = 0
+                let last = bytes.count - needle.count
+                while index <= last {
+                    guard bytes[index] == first, memcmp(bytes.baseAddress! + index, needle.baseAddress!, needle.count) == 0 else {
+                        index += 1
+                        continue
+                    }
+                    let end = index + needle.count
+                    if !wordCharacter(endingAt: index, in: bytes), !wordCharacter(startingAt: end, in: bytes) {
+                        out.append(contentsOf: bytes[copied..<index])
+                        out.append(contentsOf: mask.utf8)
+                        copied = end
+                    }
+                    index = end
+                }
+                guard copied > 0 else { return text }
+                out.append(contentsOf: bytes[copied...])
+                return String(decoding: out, as: UTF8.self)
+            }
+        }
+    }
+
+    /// The same replacement for a secret with non-ASCII characters, compared as Foundation does.
+    private static func replaceStandaloneByCharacter(_ secret: String, with mask: String, in text: String) -> String {
         guard text.contains(secret) else { return text }
         var out = ""
         var rest = text[...]
@@ -215,6 +250,34 @@ public struct SecretRedactor: Sendable {
             rest = rest[range.upperBound...]
         }
         return out + rest
+    }
+
+    /// Whether the character whose UTF-8 ends just before `offset` is part of a word.
+    private static func wordCharacter(endingAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard offset > 0 else { return false }
+        var start = offset - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return wordCharacter(startingAt: start, in: bytes)
+    }
+
+    /// Whether the character whose UTF-8 starts at `offset` is part of a word: a letter, a digit,
+    /// `_`, `-` or `.`, or a combining mark (which belongs to the character before it).
+    private static func wordCharacter(startingAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard offset < bytes.count else { return false }
+        let byte = bytes[offset]
+        if byte < 0x80 {
+            let scalar = Unicode.Scalar(byte)
+            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        var iterator = bytes[offset...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return properties.isAlphabetic || properties.numericType != nil
+        }
     }
 
     private static func isWordCharacter(_ character: Character) -> Bool {
