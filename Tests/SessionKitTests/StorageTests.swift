@@ -51,6 +51,19 @@ struct StorageTests {
         #expect(JSONValue.decode(Data(text.utf8)) == nil)
     }
 
+    @Test("JSON values keep every kind apart: booleans are not the numbers 0 and 1")
+    func kinds() {
+        let value = JSONValue.decode(Data(#"[true, 1, false, 0, 1.5, -2e3, null, "1", {"k": [true]}, [], {}]"#.utf8))
+        #expect(
+            value
+                == .array([
+                    .bool(true), .number(1), .bool(false), .number(0), .number(1.5), .number(-2000), .null, .string("1"),
+                    .object(["k": .array([.bool(true)])]), .array([]), .object([:]),
+                ]))
+        #expect(JSONValue.decode(Data("7".utf8)) == .number(7))
+        #expect(JSONValue.decode(Data(#""\u00e9\ud834\udd1e""#.utf8)) == .string("é𝄞"))
+    }
+
     @Test("JSON values read ids as strings or integers")
     func identifiers() {
         let value = JSONValue.decode(Data(#"{"a":"u1","b":42,"c":1.5,"d":true,"e":""}"#.utf8))

@@ -21,8 +21,46 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// Decodes a body; `nil` when it is empty, not JSON at all, or nested deeper than
     /// ``JSONNesting/limit`` (which Foundation's decoder is never shown).
     public static func decode(_ data: Data) -> JSONValue? {
-        guard !data.isEmpty, !JSONNesting.isTooDeep(data) else { return nil }
-        return try? JSONDecoder().decode(JSONValue.self, from: data)
+        guard !data.isEmpty, !JSONNesting.isTooDeep(data),
+            let object = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+        else { return nil }
+        // Foundation's object tree, not `JSONDecoder`: decoding this enum through `Decodable`
+        // throws and catches once per wrong guess at every node, which was most of the cost of
+        // reading a response.
+        return JSONValue(foundation: object)
+    }
+
+    /// The value of what `JSONSerialization` gives; `nil` for anything it never gives.
+    private init?(foundation object: Any) {
+        // Containers first: asking a Swift dictionary or array whether it is a Foundation
+        // class bridges the whole of it.
+        switch object {
+        case let dictionary as [String: Any]:
+            var members: [String: JSONValue] = [:]
+            members.reserveCapacity(dictionary.count)
+            for (key, element) in dictionary {
+                guard let value = JSONValue(foundation: element) else { return nil }
+                members[key] = value
+            }
+            self = .object(members)
+        case let array as [Any]:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(array.count)
+            for element in array {
+                guard let value = JSONValue(foundation: element) else { return nil }
+                elements.append(value)
+            }
+            self = .array(elements)
+        case let string as String:
+            self = .string(string)
+        case let number as NSNumber:
+            // `true` and `false` come back as numbers too; only they are typed `c` (char).
+            self = number.objCType.pointee == CChar(UInt8(ascii: "c")) ? .bool(number.boolValue) : .number(number.doubleValue)
+        case is NSNull:
+            self = .null
+        default:
+            return nil
+        }
     }
 
     /// The compact JSON encoding, keys sorted so the bytes are the same on every run.
