@@ -76,8 +76,15 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         fields.map { Field(name: $0.name.lowercased(), value: $0.value) }
     }
 
+    /// Field names are ASCII tokens (RFC 9110), so only ASCII letters fold; a byte comparison
+    /// also spares every lookup a trip through Foundation's locale-aware compare.
     private static func same(_ a: String, _ b: String) -> Bool {
-        a.caseInsensitiveCompare(b) == .orderedSame
+        guard a.utf8.count == b.utf8.count else { return false }
+        return zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 }
 

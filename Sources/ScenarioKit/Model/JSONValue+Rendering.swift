@@ -9,9 +9,13 @@ extension JSONValue {
     }
 
     /// Indented JSON text (two spaces), members in stored order.
-    public var prettyText: String {
+    public var prettyText: String { prettyText(level: 0) }
+
+    /// Indented JSON text as it stands `level` levels deep in a larger indented document: the
+    /// first line unindented, the lines after it indented by `level` more steps.
+    package func prettyText(level: Int) -> String {
         var out = ""
-        write(to: &out, indent: "  ", level: 0)
+        write(to: &out, indent: "  ", level: level)
         return out
     }
 
@@ -65,7 +69,9 @@ extension JSONValue {
 
     private func newline(_ out: inout String, _ indent: String?, _ level: Int) {
         guard let indent else { return }
-        out += "\n" + String(repeating: indent, count: level)
+        out += "\n"
+        // Reports break lines millions of times: append the indent without building a string.
+        for _ in 0..<level { out += indent }
     }
 
     /// Integers print without a fraction; other numbers in Swift's shortest round-trip form.
@@ -78,18 +84,31 @@ extension JSONValue {
 
     static func writeString(_ value: String, to out: inout String) {
         out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
+        // Reports write megabytes of transcript: copy runs that need no escape whole.
+        let utf8 = value.utf8
+        var run = utf8.startIndex
+        var index = run
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                utf8.formIndex(after: &index)
+                continue
             }
+            out += value[run..<index]
+            switch byte {
+            case UInt8(ascii: "\""): out += "\\\""
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case UInt8(ascii: "\n"): out += "\\n"
+            case UInt8(ascii: "\r"): out += "\\r"
+            case UInt8(ascii: "\t"): out += "\\t"
+            default:
+                let hex = String(byte, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            utf8.formIndex(after: &index)
+            run = index
         }
+        out += value[run..<index]
         out += "\""
     }
 }

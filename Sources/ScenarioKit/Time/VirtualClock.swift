@@ -26,7 +26,7 @@ public final class VirtualClock: Clock, @unchecked Sendable {
         /// Seconds with millisecond precision, such as `15.250s`.
         static func format(_ duration: Duration) -> String {
             let millis = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-            return String(format: "%lld.%03llds", millis / 1000, millis % 1000)
+            return Duration.formatSeconds(milliseconds: millis) + "s"
         }
     }
 

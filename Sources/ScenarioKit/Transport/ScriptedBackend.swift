@@ -240,7 +240,8 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// reports only after secrets are masked, so no part of a long token survives a cut.
     static func describeBody(_ body: Data) -> String {
         guard !body.isEmpty else { return "" }
-        let text = JSONValue.parse(body)?.compactText ?? String(decoding: body, as: UTF8.self)
-        return "  " + text.replacingOccurrences(of: "\n", with: "\\n")
+        if let json = JSONValue.parse(body) { return "  " + json.compactText }  // compact JSON holds no line break
+        let text = String(decoding: body, as: UTF8.self)
+        return "  " + (text.utf8.contains(UInt8(ascii: "\n")) ? text.replacingOccurrences(of: "\n", with: "\\n") : text)
     }
 }
