@@ -51,6 +51,34 @@ struct SuiteRunnerTests {
         #expect(scenarios[2].errorMessage == "tagged slow (--skip-tag)")
     }
 
+    @Test func aFileReadOnlyWhenItRunsFailsToLoadJustTheSame() async throws {
+        // Nothing in this selection needs a name or tag, so files are read where they run.
+        let folder = try folder()
+        let outcome = try await SuiteRunner(driver: UnstartableDriver(), configuration: .init(jobs: 1)).run([folder.path("suite")])
+        #expect(outcome.run.scenarios.map(\.status) == [.error, .error, .error, .error])
+        #expect(outcome.loadFailures.map(\.file) == [folder.path("suite/b/broken.json")])
+        let broken = outcome.run.scenarios[1]
+        #expect(broken.errorLocation?.file == folder.path("suite/b/broken.json"))
+        #expect(broken.errorMessage?.contains("tims") == true)
+    }
+
+    @Test func keepingProblemsOnlyStillCountsAndHandsOnEverything() async throws {
+        let folder = try folder()
+        let configuration = SuiteRunner.Configuration(selection: try ScenarioSelection(skipTags: ["slow"]), jobs: 1)
+        let runner = SuiteRunner(driver: UnstartableDriver(), configuration: configuration)
+        var received: [Int: String] = [:]
+        let outcome = await runner.run(files: try runner.discover([folder.path("suite")]), keeping: .problems) { result, slot in
+            #expect(received[slot] == nil, "slot \(slot) handed on twice")
+            received[slot] = result.id
+        }
+        #expect(received == [0: "a", 1: "b/broken", 2: "c", 3: "d"])
+        // The skipped one is counted but not kept.
+        #expect(outcome.run.scenarios.map(\.id) == ["a", "b/broken", "d"])
+        #expect(outcome.tally.total == 4)
+        #expect(outcome.tally.skipped == 1)
+        #expect(outcome.tally.errors == 3)
+    }
+
     @Test func failFastSkipsWhatWasNotStarted() async throws {
         let folder = try folder()
         let configuration = SuiteRunner.Configuration(jobs: 1, failFast: true)

@@ -29,6 +29,19 @@ struct WorkersAndSchedulesTests {
         #expect(junitParallel == junitSingle)
     }
 
+    @Test func aFileThatDoesNotLoadInAWorkerIsReportedAsInOneProcess() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Scenarios/a.json", ScenarioText.empty(name: "A"))
+        try folder.write("Scenarios/broken.json", ScenarioText.broken)
+        let one = try ScenarioBinary.run(["run", "--jobs", "1"], in: folder.url)
+        let single = try report(folder)
+        let two = try ScenarioBinary.run(["run", "--jobs", "2"], in: folder.url)
+        #expect(one.status == 2, "\(one.output)")
+        #expect(two.status == 2, "\(two.output)")
+        #expect(try report(folder) == single)
+        #expect(single.contains("tims"))
+    }
+
     @Test func schedulesAreCountedInTheReports() throws {
         let folder = try TemporaryFolder()
         try folder.write("Scenarios/a.json", ScenarioText.empty(name: "A"))

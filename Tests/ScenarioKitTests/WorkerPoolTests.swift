@@ -9,21 +9,50 @@ import Testing
             WorkerPool(launch: WorkerLaunch(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script]))
         }
 
+        private let file = DiscoveredScenario(path: "a/b.json", id: "a/b")
+
         @Test func aWorkerThatDiesCostsItsScenarioOnly() async {
-            let scenario = Build.scenario(steps: [Build.step(.runUntilIdle)])
-            let result = await pool("read line; kill -SEGV $$").run(scenario)
-            #expect(result.status == .error)
-            #expect(result.errorMessage?.contains("signal 11") == true, "\(result.errorMessage ?? "")")
+            guard case .died(let reason) = await pool("read line; kill -SEGV $$").run(file) else {
+                Issue.record("a worker killed by a signal answered")
+                return
+            }
+            #expect(reason.contains("signal 11"), "\(reason)")
         }
 
         @Test func aWorkerAnswersWithTheResultItWrites() async throws {
             let answer = ScenarioResult(id: "a/b", name: "b", file: "a/b.json", status: .failed, transcript: ["line"])
             let json = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
-            let scenario = Build.scenario(steps: [Build.step(.runUntilIdle)])
-            let result = await pool("read line; printf '%s\\n' '\(json)'").run(scenario)
-            #expect(result.status == .failed)
-            #expect(result.id == "a/b")
-            #expect(result.transcript == ["line"])
+            guard case .finished(let executed) = await pool("read line; printf '%s\\n' '{\"result\":\(json)}'").run(file) else {
+                Issue.record("the answer was not read")
+                return
+            }
+            #expect(executed.result.status == .failed)
+            #expect(executed.result.id == "a/b")
+            #expect(executed.result.transcript == ["line"])
+            #expect(executed.loadFailure == nil)
+        }
+
+        @Test func aWorkerTellsAFileThatDidNotLoad() async throws {
+            let failure = LoadFailure(
+                file: "a/b.json",
+                issues: [LoadIssue(location: ScenarioLocation(file: "a/b.json", line: 2, column: 3, path: "$.x"), message: "no")])
+            let result = ScenarioResult(id: "a/b", name: "a/b", file: "a/b.json", status: .error)
+            let reply = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
+            let loadFailure = String(decoding: try JSONEncoder().encode(failure), as: UTF8.self)
+            let script = "read line; printf '%s\\n' '{\"result\":\(reply),\"loadFailure\":\(loadFailure)}'"
+            guard case .finished(let executed) = await pool(script).run(file) else {
+                Issue.record("the answer was not read")
+                return
+            }
+            #expect(executed.loadFailure?.issues.first?.location.line == 2)
+        }
+
+        @Test func aLineThatIsNotAReplyIsNotTakenForOne() async {
+            guard case .died(let reason) = await pool("read line; echo 'notes: GET /notes answered 200'").run(file) else {
+                Issue.record("a stray line was taken for a reply")
+                return
+            }
+            #expect(reason.contains("not a result"), "\(reason)")
         }
     }
 #endif

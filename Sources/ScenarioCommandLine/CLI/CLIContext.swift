@@ -20,10 +20,10 @@ struct CLIContext: Sendable {
     /// Whether to print GitHub Actions annotations.
     var isGitHubActions: Bool { environment["GITHUB_ACTIONS"] == "true" }
 
-    /// Finds and loads the scenarios under `paths` with `suite`; a missing path is a usage-level file error.
-    func loadScenarios(_ paths: [String], with suite: SuiteRunner? = nil) throws(CLIError) -> [SuiteRunner.Entry] {
+    /// Finds and loads the scenarios under `paths`; a missing path is a usage-level file error.
+    func loadScenarios(_ paths: [String]) throws(CLIError) -> [SuiteRunner.Entry] {
         do {
-            return try (suite ?? SuiteRunner(driver: driver)).load(paths)
+            return try SuiteRunner(driver: driver).load(paths)
         } catch {
             throw .badPath(String(describing: error))
         }

@@ -24,6 +24,6 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     /// The status of a finished run: load problems outrank failures.
     static func of(_ outcome: SuiteRunner.Outcome) -> ExitCode {
         if !outcome.loadFailures.isEmpty { return .fileProblem }
-        return outcome.run.succeeded ? .success : .failure
+        return outcome.tally.succeeded ? .success : .failure
     }
 }

@@ -188,19 +188,24 @@ struct RunCommand: Command {
         let console = context.console
         let report = ConsoleReport(colors: context.usesColors, verbosity: verbosity)
 
-        let entries = try context.loadScenarios(paths, with: suite)
-        if entries.isEmpty, !allowEmpty {
+        let files: [DiscoveredScenario]
+        do { files = try suite.discover(paths) } catch { throw .badPath(String(describing: error)) }
+        if files.isEmpty, !allowEmpty {
             throw .nothingSelected("no scenario files found in \(paths.joined(separator: ", "))")
         }
         if verbosity >= .verbose {
-            var header = "Running \(entries.count) scenario file\(entries.count == 1 ? "" : "s") with \(jobs) worker\(jobs == 1 ? "" : "s")"
+            var header = "Running \(files.count) scenario file\(files.count == 1 ? "" : "s") with \(jobs) worker\(jobs == 1 ? "" : "s")"
             if let shard = selection.shard { header += ", shard \(shard)" }
             if repeatCount > 1 { header += ", \(repeatCount) runs each" }
             console.out(header + "\n")
         }
 
-        let outcome = await suite.run(entries: entries) { result in
+        // JUnit and JSON take each result as it comes; the HTML page needs the whole run.
+        let streams: [any StreamedReport] = [junitPath.map(JUnitReport.Stream.init), jsonPath.map(JSONReport.Stream.init)]
+            .compactMap { $0 }
+        let outcome = await suite.run(files: files, keeping: htmlPath == nil ? .problems : .all) { result, slot in
             if let line = report.progressLine(result) { console.out(line) }
+            for stream in streams { stream.add(result, at: slot) }
         }
 
         let failures = report.failureSection(outcome.run)
@@ -211,11 +216,18 @@ struct RunCommand: Command {
 
         var written: [String] = []
         var writeError: CLIError?
-        for (path, render) in [(junitPath, JUnitReport.render), (jsonPath, JSONReport.render), (htmlPath, HTMLReport.render)] {
-            guard let path else { continue }
+        for stream in streams {
             do {
-                try ReportFile.write(render(outcome.run), to: path)
-                written.append(path)
+                try stream.finish(outcome.tally)
+                written.append(stream.path)
+            } catch {
+                writeError = writeError ?? .cannotWrite(path: stream.path, reason: (error as? ReportWriteError)?.reason ?? "\(error)")
+            }
+        }
+        if let htmlPath {
+            do {
+                try ReportFile.write(HTMLReport.render(outcome.run), to: htmlPath)
+                written.append(htmlPath)
             } catch {
                 writeError = writeError ?? error
             }
@@ -228,10 +240,10 @@ struct RunCommand: Command {
         if verbosity >= .normal, !written.isEmpty {
             console.out("Reports: \(written.joined(separator: ", "))\n")
         }
-        console.out(report.summary(outcome.run))
+        console.out(report.summary(outcome.tally))
         if let writeError { throw writeError }
-        if !allowEmpty, !entries.isEmpty, outcome.run.scenarios.allSatisfy({ $0.status == .skipped }) {
-            throw .nothingSelected("the selection ran none of the \(entries.count) scenario files found")
+        if !allowEmpty, !files.isEmpty, outcome.tally.skipped == outcome.tally.total {
+            throw .nothingSelected("the selection ran none of the \(files.count) scenario files found")
         }
         return ExitCode.of(outcome)
     }

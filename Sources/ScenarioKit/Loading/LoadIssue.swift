@@ -1,5 +1,5 @@
 /// One problem found in a scenario file: where it is, what is wrong, and what to do about it.
-public struct LoadIssue: Error, Sendable, Hashable, CustomStringConvertible {
+public struct LoadIssue: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The file, line, column and JSON path of the offending key or value.
     public var location: ScenarioLocation
     /// What is wrong, phrased so the reader knows what to write instead.
@@ -24,7 +24,7 @@ public struct LoadIssue: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A scenario file that could not be loaded, with every issue found in it.
-public struct LoadFailure: Error, Sendable, CustomStringConvertible {
+public struct LoadFailure: Error, Sendable, Codable, CustomStringConvertible {
     /// The file as given to the loader.
     public var file: String
     /// Every issue, in document order.

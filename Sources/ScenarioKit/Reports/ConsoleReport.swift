@@ -87,17 +87,17 @@ public struct ConsoleReport: Sendable {
 
     /// The closing lines: how many scenarios ran in what wall time, then
     /// `Summary: N passed, N failed, N skipped` (errors count as failed there).
-    public func summary(_ run: RunResult) -> String {
-        let passed = run.count(.passed)
-        let failed = run.count(.failed)
-        let errors = run.count(.error)
-        let skipped = run.count(.skipped)
-        var first = "Ran \(run.scenarios.count) scenario\(run.scenarios.count == 1 ? "" : "s") in \(run.wallTime.reportShortText)"
+    public func summary(_ run: RunResult) -> String { summary(run.tally) }
+
+    /// The closing lines for a run known by its counts.
+    public func summary(_ tally: RunTally) -> String {
+        let (passed, failed, errors, skipped) = (tally.passed, tally.failed, tally.errors, tally.skipped)
+        var first = "Ran \(tally.total) scenario\(tally.total == 1 ? "" : "s") in \(tally.wallTime.reportShortText)"
         if errors > 0 {
             first += " (\(failed) failed, \(errors) error\(errors == 1 ? "" : "s"))"
         }
         let line = "Summary: \(passed) passed, \(failed + errors) failed, \(skipped) skipped"
-        return first + "\n" + paint(line, run.succeeded ? .green : .red) + "\n"
+        return first + "\n" + paint(line, tally.succeeded ? .green : .red) + "\n"
     }
 
     private func colorDiffLine(_ line: String) -> String {

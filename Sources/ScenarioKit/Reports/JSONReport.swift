@@ -14,24 +14,56 @@ public enum JSONReport {
 
     /// The report as a JSON value.
     public static func value(_ run: RunResult) -> JSONValue {
+        value(run.tally, scenarios: run.scenarios.map(scenario))
+    }
+
+    private static func value(_ tally: RunTally, scenarios: [JSONValue]) -> JSONValue {
         .object(
             JSONObject([
                 ("schemaVersion", .number(Double(schemaVersion))),
-                ("succeeded", .bool(run.succeeded)),
-                ("wallTimeSeconds", seconds(run.wallTime)),
+                ("succeeded", .bool(tally.succeeded)),
+                ("wallTimeSeconds", seconds(tally.wallTime)),
                 (
                     "summary",
                     .object(
                         JSONObject([
-                            ("total", count(run.scenarios.count)),
-                            ("passed", count(run.count(.passed))),
-                            ("failed", count(run.count(.failed))),
-                            ("errors", count(run.count(.error))),
-                            ("skipped", count(run.count(.skipped))),
+                            ("total", count(tally.total)),
+                            ("passed", count(tally.passed)),
+                            ("failed", count(tally.failed)),
+                            ("errors", count(tally.errors)),
+                            ("skipped", count(tally.skipped)),
                         ]))
                 ),
-                ("scenarios", .array(run.scenarios.map(scenario))),
+                ("scenarios", .array(scenarios)),
             ]))
+    }
+
+    /// The report written as results arrive: the same bytes as ``render(_:)``.
+    package final class Stream: SpooledReport, StreamedReport {
+        /// Starts a report to be written at `path`.
+        package override init(path: String) { super.init(path: path) }
+
+        package func add(_ result: ScenarioResult, at slot: Int) {
+            // Each scenario sits two levels deep: in the root object, in `scenarios`.
+            setAside(at: slot) { JSONReport.scenario(result).prettyText(level: 2) }
+        }
+
+        package func finish(_ tally: RunTally) throws {
+            try write { spool, output in
+                let empty = JSONReport.value(tally, scenarios: []).prettyText
+                let tail = "[]\n}"
+                precondition(empty.hasSuffix(tail), "the report ends with its scenarios")
+                try output.write(String(empty.dropLast(tail.count)))
+                let slots = spool.slots
+                if slots.isEmpty { try output.write("[]") }
+                for (index, slot) in slots.enumerated() {
+                    try output.write(index == 0 ? "[\n    " : ",\n    ")
+                    try output.write(try spool.piece(at: slot))
+                }
+                if !slots.isEmpty { try output.write("\n  ]") }
+                try output.write("\n}\n")
+            }
+        }
     }
 
     private static func scenario(_ result: ScenarioResult) -> JSONValue {

@@ -48,8 +48,12 @@ public enum JUnitReport {
             totals.errors += Int(suite[attribute: "errors"] ?? "") ?? 0
             totals.millis += milliseconds(suite[attribute: "time"])
         }
+        return root(totals: totals, suites: suites)
+    }
+
+    private static func root(totals: (tests: Int, failures: Int, errors: Int, millis: Int64), suites: [XMLMarkup]) -> XMLMarkup {
         // junit-10.xsd allows no `skipped` on the root; each suite carries its own.
-        return XMLMarkup(
+        XMLMarkup(
             "testsuites",
             [
                 .init("name", "scenario"), .init("tests", String(totals.tests)),
@@ -136,6 +140,98 @@ public enum JUnitReport {
             [.init("name", name), .init("classname", classname), .init("time", scenario.wallTime.reportSeconds)],
             children: children
         )
+    }
+
+    /// The report written as results arrive: the same bytes as ``render(_:)``.
+    ///
+    /// A test case is set aside without its name, which depends on the rest of its suite (a
+    /// name that repeats there gets its id added), and suites are put together at the end.
+    package final class Stream: SpooledReport, StreamedReport {
+        /// What the suites and names need of a case once its markup is set aside.
+        private struct Case {
+            var classname: String
+            var name: String
+            var id: String
+            var status: ScenarioResult.Status
+            var milliseconds: Int64
+        }
+
+        private static let namePrefix = "    <testcase name=\"\""
+        private var cases: [Int: Case] = [:]
+
+        /// Starts a report to be written at `path`.
+        package override init(path: String) { super.init(path: path) }
+
+        package func add(_ result: ScenarioResult, at slot: Int) {
+            let classname = JUnitReport.classname(forID: result.id)
+            cases[slot] = Case(
+                classname: classname, name: result.name, id: result.id, status: result.status,
+                milliseconds: result.wallTime.reportMilliseconds)
+            setAside(at: slot) {
+                // Suites sit at level 1 and their cases at level 2.
+                let markup = JUnitReport.testcase(result, name: "", classname: classname).rendered(level: 2)
+                precondition(markup.hasPrefix(Self.namePrefix), "a test case starts with its name")
+                return String(markup.dropFirst(Self.namePrefix.count))
+            }
+        }
+
+        package func finish(_ tally: RunTally) throws {
+            var order: [String] = []
+            var suites: [String: [Int]] = [:]
+            for slot in cases.keys.sorted() {
+                let classname = cases[slot]!.classname
+                if suites[classname] == nil { order.append(classname) }
+                suites[classname, default: []].append(slot)
+            }
+            var totals = (tests: 0, failures: 0, errors: 0, millis: Int64(0))
+            var headers: [XMLMarkup] = []
+            for classname in order {
+                let members = suites[classname, default: []].compactMap { cases[$0] }
+                var counts = (failures: 0, errors: 0, skipped: 0, millis: Int64(0))
+                for member in members {
+                    switch member.status {
+                    case .passed: break
+                    case .failed: counts.failures += 1
+                    case .error: counts.errors += 1
+                    case .skipped: counts.skipped += 1
+                    }
+                    counts.millis += member.milliseconds
+                }
+                totals.tests += members.count
+                totals.failures += counts.failures
+                totals.errors += counts.errors
+                totals.millis += counts.millis
+                headers.append(
+                    XMLMarkup(
+                        "testsuite",
+                        [
+                            .init("name", classname), .init("tests", String(members.count)),
+                            .init("failures", String(counts.failures)), .init("errors", String(counts.errors)),
+                            .init("skipped", String(counts.skipped)),
+                            .init("time", Duration.formatSeconds(milliseconds: counts.millis)),
+                        ]))
+            }
+            let root = JUnitReport.root(totals: totals, suites: [])
+            try write { spool, output in
+                try output.write(XMLMarkup.declaration)
+                guard !order.isEmpty else { return try output.write(root.rendered(level: 0)) }
+                try output.write(root.startTag(level: 0))
+                for (classname, header) in zip(order, headers) {
+                    try output.write(header.startTag(level: 1))
+                    let slots = suites[classname, default: []]
+                    var nameCounts: [String: Int] = [:]
+                    for slot in slots { nameCounts[cases[slot]!.name, default: 0] += 1 }
+                    for slot in slots {
+                        let member = cases[slot]!
+                        let unique = (nameCounts[member.name] ?? 0) > 1 ? "\(member.name) [\(member.id)]" : member.name
+                        try output.write("    <testcase name=\"" + XMLMarkup.escapeAttribute(unique) + "\"")
+                        try output.write(try spool.piece(at: slot))
+                    }
+                    try output.write(header.endTag(level: 1))
+                }
+                try output.write(root.endTag(level: 0))
+            }
+        }
     }
 
     /// Parses a `time` attribute (seconds, `.` decimal) into whole milliseconds; junk counts as 0.

@@ -62,29 +62,46 @@ package struct XMLMarkup: Sendable, Hashable {
         children.map { if case .text(let text) = $0 { text } else { "" } }.joined()
     }
 
+    /// The XML declaration a document starts with, and its line break.
+    package static let declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+
     /// A whole document: the XML declaration and this element, indented by two spaces.
     package var document: String {
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        write(to: &out, level: 0)
+        Self.declaration + rendered(level: 0)
+    }
+
+    /// This element as it stands in a document at `level` (indented by two spaces a level).
+    package func rendered(level: Int) -> String {
+        var out = ""
+        write(to: &out, level: level)
+        return out
+    }
+
+    /// The start tag as written at `level` before child elements, with its line break.
+    package func startTag(level: Int) -> String { opening(level: level) + ">\n" }
+
+    /// The end tag as written at `level` after child elements.
+    package func endTag(level: Int) -> String {
+        String(repeating: "  ", count: level) + "</" + name + ">\n"
+    }
+
+    /// The indentation, `<`, the name and the attributes.
+    private func opening(level: Int) -> String {
+        var out = String(repeating: "  ", count: level) + "<" + name
+        for attribute in attributes {
+            out += " " + attribute.name + "=\"" + Self.escapeAttribute(attribute.value) + "\""
+        }
         return out
     }
 
     private func write(to out: inout String, level: Int) {
-        let indent = String(repeating: "  ", count: level)
-        out += indent + "<" + name
-        for attribute in attributes {
-            out += " " + attribute.name + "=\"" + Self.escapeAttribute(attribute.value) + "\""
-        }
         if children.isEmpty {
-            out += "/>\n"
-            return
-        }
-        out += ">"
-        if elements.isEmpty {
+            out += opening(level: level) + "/>\n"
+        } else if elements.isEmpty {
             // Text-only content is written as is: indentation would become part of the text.
-            out += Self.escapeText(text)
+            out += opening(level: level) + ">" + Self.escapeText(text) + "</" + name + ">\n"
         } else {
-            out += "\n"
+            out += startTag(level: level)
             for child in children {
                 switch child {
                 case .element(let element): element.write(to: &out, level: level + 1)
@@ -93,9 +110,8 @@ package struct XMLMarkup: Sendable, Hashable {
                     if !text.allSatisfy(\.isWhitespace) { out += Self.escapeText(text) + "\n" }
                 }
             }
-            out += indent
+            out += endTag(level: level)
         }
-        out += "</" + name + ">\n"
     }
 
     /// Escapes character data: `&`, `<`, `>`, and drops characters XML 1.0 forbids.
@@ -108,7 +124,22 @@ package struct XMLMarkup: Sendable, Hashable {
     private static func escape(_ text: String, inAttribute: Bool) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars where isAllowed(scalar) {
+        // Reports escape megabytes of transcript: copy runs that need nothing whole. Every byte
+        // that does is ASCII, except the lead byte 0xEF of U+FFFE and U+FFFF, which XML forbids.
+        let utf8 = text.utf8
+        var run = utf8.startIndex
+        var index = run
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard
+                byte < 0x20 || byte == 0xEF || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+                    || (inAttribute && (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")))
+            else {
+                utf8.formIndex(after: &index)
+                continue
+            }
+            out += text[run..<index]
+            let scalar = text.unicodeScalars[index]
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
@@ -118,9 +149,13 @@ package struct XMLMarkup: Sendable, Hashable {
             case "'" where inAttribute: out += "&apos;"
             case "\n" where inAttribute: out += "&#10;"
             case "\t" where inAttribute: out += "&#9;"
-            default: out.unicodeScalars.append(scalar)
+            case _ where isAllowed(scalar): out.unicodeScalars.append(scalar)
+            default: break
             }
+            index = text.unicodeScalars.index(after: index)
+            run = index
         }
+        out += text[run..<index]
         return out
     }
 

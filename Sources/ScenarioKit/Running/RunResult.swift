@@ -18,6 +18,57 @@ public struct RunResult: Sendable {
 
     /// Whether nothing failed or errored.
     public var succeeded: Bool { scenarios.allSatisfy { $0.status == .passed || $0.status == .skipped } }
+
+    /// The counts and wall time of this run.
+    public var tally: RunTally {
+        var tally = RunTally(wallTime: wallTime)
+        for scenario in scenarios { tally.add(scenario.status) }
+        return tally
+    }
+}
+
+/// How many scenarios ended each way and how long the run took: what a summary and an exit
+/// status need, kept apart from the results so that a long run need not hold them all.
+public struct RunTally: Sendable, Hashable {
+    /// Scenarios that passed.
+    public var passed = 0
+    /// Scenarios that failed.
+    public var failed = 0
+    /// Scenarios that could not load or finish.
+    public var errors = 0
+    /// Scenarios left out or not run.
+    public var skipped = 0
+    /// Wall time the whole run took.
+    public var wallTime: Duration
+
+    /// Creates a tally of nothing yet.
+    public init(wallTime: Duration = .zero) { self.wallTime = wallTime }
+
+    /// Counts one more result.
+    public mutating func add(_ status: ScenarioResult.Status) {
+        switch status {
+        case .passed: passed += 1
+        case .failed: failed += 1
+        case .error: errors += 1
+        case .skipped: skipped += 1
+        }
+    }
+
+    /// How many scenarios ended with this status.
+    public func count(_ status: ScenarioResult.Status) -> Int {
+        switch status {
+        case .passed: passed
+        case .failed: failed
+        case .error: errors
+        case .skipped: skipped
+        }
+    }
+
+    /// Every scenario counted.
+    public var total: Int { passed + failed + errors + skipped }
+
+    /// Whether nothing failed or errored.
+    public var succeeded: Bool { failed == 0 && errors == 0 }
 }
 
 /// The outcome of one scenario.

@@ -52,6 +52,9 @@ public struct ScenarioSelection: Sendable {
         ScenarioSelection(filter: nil, regex: nil, tags: [], skipTags: [], shard: nil)
     }
 
+    /// Whether deciding needs a scenario's name or tags, so its file must be read first.
+    public var needsContent: Bool { regex != nil || !tags.isEmpty || !skipTags.isEmpty }
+
     /// Decides a loaded scenario's fate.
     public func decide(id: String, name: String, tags scenarioTags: [String]) -> Decision {
         if let shard, !shard.contains(id: id) { return .otherShard }

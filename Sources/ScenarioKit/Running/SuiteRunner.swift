@@ -60,19 +60,31 @@ public struct SuiteRunner: Sendable {
 
     /// What a suite run gives.
     public struct Outcome: Sendable {
-        /// The result tree, in input order.
+        /// The results kept (see ``Retention``), in input order.
         public var run: RunResult
-        /// The files that could not be loaded (also present in `run` as `.error` results).
+        /// How every reported scenario ended, kept or not.
+        public var tally: RunTally
+        /// The files that could not be loaded (also reported as `.error` results).
         public var loadFailures: [LoadFailure]
         /// How many scenarios belong to other shards and were left out.
         public var otherShards: Int
 
         /// Creates an outcome.
-        public init(run: RunResult, loadFailures: [LoadFailure], otherShards: Int) {
+        public init(run: RunResult, tally: RunTally? = nil, loadFailures: [LoadFailure], otherShards: Int) {
             self.run = run
+            self.tally = tally ?? run.tally
             self.loadFailures = loadFailures
             self.otherShards = otherShards
         }
+    }
+
+    /// Which results an ``Outcome`` keeps once they have been handed on.
+    public enum Retention: Sendable, Hashable {
+        /// Every result.
+        case all
+        /// Failed and errored ones only: a long run that streams its results into reports holds
+        /// what its closing console section needs, not every transcript.
+        case problems
     }
 
     /// Why a scenario left for later by `--fail-fast` did not run.
@@ -96,88 +108,210 @@ public struct SuiteRunner: Sendable {
         }
     }
 
-    /// Loads and runs every scenario under the paths.
+    /// Finds every scenario file under the paths (files or folders, recursively), in order,
+    /// without reading them.
+    /// - Throws: what ``ScenarioDiscovery`` throws for a path that does not exist.
+    public func discover(_ paths: [String]) throws -> [DiscoveredScenario] {
+        try ScenarioDiscovery.find(paths)
+    }
+
+    /// Finds and runs every scenario under the paths.
     /// - Parameter progress: called once per reported scenario as soon as its result is known.
     /// - Throws: what ``ScenarioDiscovery`` throws for a path that does not exist.
     public func run(_ paths: [String], progress: @escaping @Sendable (ScenarioResult) -> Void = { _ in }) async throws -> Outcome {
-        await run(entries: try load(paths), progress: progress)
+        await run(files: try discover(paths), keeping: .all) { result, _ in progress(result) }
     }
 
     /// Selects and runs loaded entries.
     /// - Parameter progress: called once per reported scenario as soon as its result is known
     ///   (skipped and unloadable ones first, the others as they finish).
     public func run(entries: [Entry], progress: @escaping @Sendable (ScenarioResult) -> Void = { _ in }) async -> Outcome {
+        await run(entries.map(Source.loaded), keeping: .all) { result, _ in progress(result) }
+    }
+
+    /// Selects and runs scenario files, reading each as late as possible: in the worker that
+    /// runs it, and in this process only when the selection needs its name or tags.
+    /// - Parameters:
+    ///   - retention: which results the outcome keeps after `receive` has seen them.
+    ///   - receive: called once per reported scenario as soon as its result is known, with the
+    ///     result's position in input order (among the reported ones).
+    public func run(
+        files: [DiscoveredScenario], keeping retention: Retention, receive: (ScenarioResult, Int) -> Void
+    ) async -> Outcome {
+        await run(files.map(Source.unread), keeping: retention, receive: receive)
+    }
+
+    /// A scenario to decide on: already loaded, or a file not read yet.
+    private enum Source {
+        case loaded(Entry)
+        case unread(DiscoveredScenario)
+    }
+
+    /// A scenario chosen to run.
+    private enum Work: Sendable {
+        case scenario(Scenario)
+        case file(DiscoveredScenario)
+    }
+
+    private func run(_ sources: [Source], keeping retention: Retention, receive: (ScenarioResult, Int) -> Void) async -> Outcome {
+        let (driver, configuration) = (self.driver, self.configuration)
         let clock = ContinuousClock()
         let start = clock.now
-        var slots: [ScenarioResult?] = []
-        var pending: [(slot: Int, scenario: Scenario)] = []
+        var kept: [(slot: Int, result: ScenarioResult)] = []
+        var tally = RunTally()
         var loadFailures: [LoadFailure] = []
         var otherShards = 0
+        var slots = 0
+        var pending: [(slot: Int, work: Work)] = []
+        let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
 
-        for entry in entries {
+        func report(_ result: ScenarioResult, at slot: Int) {
+            tally.add(result.status)
+            receive(result, slot)
+            if retention == .all || result.status == .failed || result.status == .error { kept.append((slot, result)) }
+        }
+        func decide(_ entry: Entry) {
             switch entry.loaded {
             case .failure(let failure):
                 guard configuration.selection.decideUnloaded(id: entry.id) != .otherShard else {
                     otherShards += 1
-                    continue
+                    return
                 }
                 loadFailures.append(failure)
-                let result = Self.loadErrorResult(entry, failure)
-                slots.append(result)
-                progress(result)
+                slots += 1
+                report(Self.loadErrorResult(entry, failure), at: slots - 1)
             case .success(let scenario):
                 switch configuration.selection.decide(id: scenario.id, name: scenario.name, tags: scenario.tags) {
                 case .otherShard:
                     otherShards += 1
                 case .skip(let reason):
-                    let result = Self.skippedResult(scenario, reason: reason)
-                    slots.append(result)
-                    progress(result)
+                    slots += 1
+                    report(Self.skippedResult(scenario, reason: reason), at: slots - 1)
                 case .run:
-                    pending.append((slots.count, scenario))
-                    slots.append(nil)
+                    pending.append((slots, .scenario(scenario)))
+                    slots += 1
+                }
+            }
+        }
+
+        for source in sources {
+            switch source {
+            case .loaded(let entry):
+                decide(entry)
+            case .unread(let file) where configuration.selection.needsContent:
+                decide(Entry(path: file.path, id: file.id, loaded: loader.load(contentsOf: file.path, id: file.id)))
+            case .unread(let file):
+                if configuration.selection.decideUnloaded(id: file.id) == .otherShard {
+                    otherShards += 1
+                } else {
+                    pending.append((slots, .file(file)))
+                    slots += 1
                 }
             }
         }
 
         let jobs = max(1, configuration.jobs)
-        let driver = self.driver
-        let configuration = self.configuration
         #if os(macOS) || os(Linux) || os(Windows)
             let pool = jobs > 1 ? configuration.workers.map(WorkerPool.init) : nil
         #endif
-        @Sendable func execute(_ scenario: Scenario) async -> ScenarioResult {
+        @Sendable func execute(_ work: Work) async -> Executed {
             #if os(macOS) || os(Linux) || os(Windows)
-                if let pool { return await pool.run(scenario) }
+                if let pool { return await Self.execute(work, in: pool, loader: loader) }
             #endif
-            return await Self.execute(scenario, driver: driver, configuration: configuration)
+            return await Self.execute(work, driver: driver, configuration: configuration, loader: loader)
         }
         let failFast = configuration.failFast
-        await withTaskGroup(of: (Int, ScenarioResult).self) { group in
+        await withTaskGroup(of: (Int, Executed).self) { group in
             var queue = pending.makeIterator()
             var stopped = false
             for _ in 0..<jobs {
                 guard let next = queue.next() else { break }
-                group.addTask { (next.slot, await execute(next.scenario)) }
+                group.addTask { (next.slot, await execute(next.work)) }
             }
-            while let (slot, result) = await group.next() {
-                slots[slot] = result
-                progress(result)
-                if failFast, result.status == .failed || result.status == .error { stopped = true }
+            while let (slot, executed) = await group.next() {
+                if let failure = executed.loadFailure { loadFailures.append(failure) }
+                report(executed.result, at: slot)
+                if failFast, executed.result.status == .failed || executed.result.status == .error { stopped = true }
                 if !stopped, let next = queue.next() {
-                    group.addTask { (next.slot, await execute(next.scenario)) }
+                    group.addTask { (next.slot, await execute(next.work)) }
                 }
             }
             while let next = queue.next() {
-                let result = Self.skippedResult(next.scenario, reason: Self.failFastReason)
-                slots[next.slot] = result
-                progress(result)
+                // Not run, but read: a file that does not load is an error whatever the run did.
+                let scenario: Scenario
+                switch next.work {
+                case .scenario(let loaded): scenario = loaded
+                case .file(let file):
+                    switch loader.load(contentsOf: file.path, id: file.id) {
+                    case .success(let loaded): scenario = loaded
+                    case .failure(let failure):
+                        loadFailures.append(failure)
+                        report(Self.loadErrorResult(Entry(path: file.path, id: file.id, loaded: .failure(failure)), failure), at: next.slot)
+                        continue
+                    }
+                }
+                report(Self.skippedResult(scenario, reason: Self.failFastReason), at: next.slot)
             }
         }
 
-        let run = RunResult(scenarios: slots.compactMap { $0 }, wallTime: clock.now - start)
-        return Outcome(run: run, loadFailures: loadFailures, otherShards: otherShards)
+        tally.wallTime = clock.now - start
+        kept.sort { $0.slot < $1.slot }
+        let run = RunResult(scenarios: kept.map(\.result), wallTime: tally.wallTime)
+        return Outcome(run: run, tally: tally, loadFailures: loadFailures, otherShards: otherShards)
     }
+
+    /// A scenario's result, and what made its file unloadable when it was.
+    struct Executed: Sendable {
+        var result: ScenarioResult
+        var loadFailure: LoadFailure?
+    }
+
+    /// Runs work in this process, reading its file first when it has not been read.
+    private static func execute(_ work: Work, driver: any ScenarioDriver, configuration: Configuration, loader: ScenarioLoader) async
+        -> Executed
+    {
+        switch work {
+        case .scenario(let scenario):
+            return Executed(result: await execute(scenario, driver: driver, configuration: configuration))
+        case .file(let file):
+            return await execute(file, loader: loader) { await execute($0, driver: driver, configuration: configuration) }
+        }
+    }
+
+    /// Reads a file and runs what it holds, or reports why it could not be read.
+    static func execute(_ file: DiscoveredScenario, loader: ScenarioLoader, run: (Scenario) async -> ScenarioResult) async -> Executed {
+        switch loader.load(contentsOf: file.path, id: file.id) {
+        case .success(let scenario):
+            return Executed(result: await run(scenario))
+        case .failure(let failure):
+            let entry = Entry(path: file.path, id: file.id, loaded: .failure(failure))
+            return Executed(result: loadErrorResult(entry, failure), loadFailure: failure)
+        }
+    }
+
+    #if os(macOS) || os(Linux) || os(Windows)
+        /// Runs work in a worker process, which reads the file itself.
+        private static func execute(_ work: Work, in pool: WorkerPool, loader: ScenarioLoader) async -> Executed {
+            let file: DiscoveredScenario
+            switch work {
+            case .scenario(let scenario): file = DiscoveredScenario(path: scenario.file, id: scenario.id)
+            case .file(let unread): file = unread
+            }
+            switch await pool.run(file) {
+            case .finished(let executed):
+                return executed
+            case .died(let reason):
+                // Name the scenario as a report would: read it here, where nothing has crashed.
+                var result = ScenarioResult(id: file.id, name: file.id, file: file.path, status: .error, errorMessage: reason)
+                if case .success(let scenario) = loader.load(contentsOf: file.path, id: file.id) {
+                    result.name = scenario.name
+                    result.tags = scenario.tags
+                    result.errorLocation = scenario.location
+                }
+                return Executed(result: result)
+            }
+        }
+    #endif
 
     /// Runs one scenario as the configuration says: repeated, explored, or once.
     static func execute(_ scenario: Scenario, driver: any ScenarioDriver, configuration: Configuration) async -> ScenarioResult {

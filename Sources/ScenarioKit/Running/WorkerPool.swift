@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
 /// Scenarios run in worker processes, one at a time each: what the capture installs is
 /// process-wide, so parallel scenarios need parallel processes. Every worker is the same
 /// program started with ``WorkerLaunch/arguments``; it answers through ``WorkerPool/serve(driver:configuration:)``.
@@ -37,33 +43,34 @@ struct WorkerRequest: Codable {
 
         deinit { for worker in idle { worker.stop() } }
 
-        /// Runs one scenario in a worker and returns its result.
-        func run(_ scenario: Scenario) async -> ScenarioResult {
+        /// What a worker gave back.
+        enum Answer: Sendable {
+            /// It ran the scenario, or found its file unloadable.
+            case finished(SuiteRunner.Executed)
+            /// It could not be started or died before answering.
+            case died(String)
+        }
+
+        /// Runs one scenario file in a worker, which reads it itself.
+        func run(_ file: DiscoveredScenario) async -> Answer {
             let worker: Worker
             do {
                 worker = try lock.withLock { idle.popLast() } ?? Worker(launch: launch)
             } catch {
-                return Self.failed(scenario, "could not start a worker process: \(error)")
+                return .died("could not start a worker process: \(error)")
             }
-            let request = WorkerRequest(file: scenario.file, id: scenario.id)
+            let request = WorkerRequest(file: file.path, id: file.id)
             // Reading a pipe blocks: do it off the cooperative pool.
             let answer = await withCheckedContinuation { continuation in
                 DispatchQueue.global().async { continuation.resume(returning: worker.ask(request)) }
             }
             switch answer {
-            case .result(let result):
+            case .finished:
                 lock.withLock { idle.append(worker) }
-                return result
-            case .failed(let reason):
+            case .died:
                 worker.stop()
-                return Self.failed(scenario, reason)
             }
-        }
-
-        private static func failed(_ scenario: Scenario, _ reason: String) -> ScenarioResult {
-            ScenarioResult(
-                id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: .error,
-                errorMessage: reason, errorLocation: scenario.location)
+            return answer
         }
 
         /// Serves requests on standard input until it closes: the body of a worker process.
@@ -72,27 +79,43 @@ struct WorkerRequest: Codable {
             ScenarioProcess.claimWholeProcess()
             let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             let encoder = JSONEncoder()
+            let replies = privateStandardOutput()
             while let line = readLine(strippingNewline: true) {
                 guard let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(line.utf8)) else { continue }
-                let result: ScenarioResult
-                switch loader.load(contentsOf: request.file, id: request.id) {
-                case .success(let scenario):
-                    result = await SuiteRunner.execute(scenario, driver: driver, configuration: configuration)
-                case .failure(let failure):
-                    result = ScenarioResult(
-                        id: request.id, name: request.id, file: request.file, status: .error, errorMessage: failure.description)
+                let file = DiscoveredScenario(path: request.file, id: request.id)
+                let executed = await SuiteRunner.execute(file, loader: loader) {
+                    await SuiteRunner.execute($0, driver: driver, configuration: configuration)
                 }
-                guard var data = try? encoder.encode(result) else { continue }
+                guard var data = try? encoder.encode(WorkerReply(executed)) else { continue }
                 data.append(UInt8(ascii: "\n"))
-                FileHandle.standardOutput.write(data)
+                replies.write(data)
             }
+        }
+
+        /// Where replies go: standard output as the worker found it. The stack under test may
+        /// print, and a line it prints must not be taken for a reply, so what it prints from
+        /// now on goes to standard error.
+        private static func privateStandardOutput() -> FileHandle {
+            #if canImport(Glibc) || canImport(Darwin)
+                fflush(nil)  // every stream: naming `stdout` is not concurrency-safe
+                let original = dup(STDOUT_FILENO)
+                guard original >= 0, dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else { return .standardOutput }
+                return FileHandle(fileDescriptor: original, closeOnDealloc: true)
+            #else
+                return .standardOutput
+            #endif
         }
     }
 
-    /// What a worker gave back.
-    private enum WorkerAnswer: Sendable {
-        case result(ScenarioResult)
-        case failed(String)
+    /// What a worker writes back: one line of JSON per request.
+    private struct WorkerReply: Codable {
+        var result: ScenarioResult
+        var loadFailure: LoadFailure?
+
+        init(_ executed: SuiteRunner.Executed) {
+            result = executed.result
+            loadFailure = executed.loadFailure
+        }
     }
 
     /// One worker process and its pipes.
@@ -111,22 +134,27 @@ struct WorkerRequest: Codable {
         }
 
         /// Sends one request and reads one line back; a closed pipe means the worker died.
-        func ask(_ request: WorkerRequest) -> WorkerAnswer {
-            guard var line = try? JSONEncoder().encode(request) else { return .failed("could not encode the request") }
+        func ask(_ request: WorkerRequest) -> WorkerPool.Answer {
+            guard var line = try? JSONEncoder().encode(request) else { return .died("could not encode the request") }
             line.append(UInt8(ascii: "\n"))
-            do { try input.fileHandleForWriting.write(contentsOf: line) } catch { return .failed(death()) }
+            do { try input.fileHandleForWriting.write(contentsOf: line) } catch { return .died(death()) }
+            // Work on a local copy: scanning the stored property checked exclusive access on
+            // every byte, which cost the parent more than decoding the reply.
+            var pending = buffer
+            buffer = Data()
+            var scanned = pending.startIndex
             while true {
-                if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let answer = buffer[buffer.startIndex..<end]
-                    buffer = Data(buffer[(end + 1)...])
-                    guard let result = try? JSONDecoder().decode(ScenarioResult.self, from: answer) else {
-                        return .failed("the worker process answered something that is not a result")
+                if let end = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                    buffer = Data(pending[(end + 1)...])
+                    guard let reply = try? JSONDecoder().decode(WorkerReply.self, from: pending[..<end]) else {
+                        return .died("the worker process answered something that is not a result")
                     }
-                    return .result(result)
+                    return .finished(SuiteRunner.Executed(result: reply.result, loadFailure: reply.loadFailure))
                 }
+                scanned = pending.endIndex
                 let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { return .failed(death()) }
-                buffer.append(chunk)
+                if chunk.isEmpty { return .died(death()) }
+                pending.append(chunk)
             }
         }
 

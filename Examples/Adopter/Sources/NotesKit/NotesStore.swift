@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A notes screen written the way app code is: state on the main actor, its own URLSession,
-/// a retry after `Retry-After` with `Task.sleep`, and a sign-out on 403 that happens once.
+/// a retry after `Retry-After` with `Task.sleep`, a sign-out on 403 that happens once, and
+/// logging with `print`.
 @MainActor public final class NotesStore {
     /// The notes shown.
     public private(set) var notes: [String] = []
@@ -32,6 +33,8 @@ import Foundation
             guard let (data, response) = try? await session.data(for: request), let http = response as? HTTPURLResponse else {
                 return
             }
+            // Apps log to standard output; a scenario run must not mind.
+            print("notes: GET /notes answered \(http.statusCode)")
             switch http.statusCode {
             case 200:
                 notes = (try? JSONDecoder().decode([String].self, from: data)) ?? []

@@ -1,0 +1,158 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+/// A report file written while a run goes on: each result is rendered as it arrives and set
+/// aside on disk, and ``finish(_:)`` writes the file in input order. A run of any length then
+/// holds a few fields per scenario rather than every transcript, and the file is byte for
+/// byte what the report's `render` gives for the whole run.
+package protocol StreamedReport: AnyObject {
+    /// The file it writes.
+    var path: String { get }
+    /// Takes one result at its position in input order (positions run from 0 with no gaps,
+    /// in any order); a failure to set it aside is kept for ``finish(_:)`` to throw.
+    func add(_ result: ScenarioResult, at slot: Int)
+    /// Writes the file whole, or throws the first failure met since the report was created.
+    func finish(_ tally: RunTally) throws
+}
+
+/// Why a streamed report could not be written.
+package struct ReportWriteError: Error, CustomStringConvertible {
+    /// The report's path.
+    package var path: String
+    /// What went wrong.
+    package var reason: String
+
+    package var description: String { "cannot write \(path): \(reason)" }
+}
+
+/// Rendered pieces of a report in a scratch file, written in the order results finish and
+/// read back by position.
+final class ReportSpool {
+    private let url: URL
+    private let handle: FileHandle
+    private var end: UInt64 = 0
+    private var pieces: [Int: (offset: UInt64, length: Int)] = [:]
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-report-\(UUID().uuidString).spool")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw ReportWriteError(path: url.path, reason: "cannot create a scratch file for the report")
+        }
+        handle = try FileHandle(forUpdating: url)
+    }
+
+    deinit {
+        try? handle.close()
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Positions set aside so far, in input order.
+    var slots: [Int] { pieces.keys.sorted() }
+
+    /// Sets a piece aside for position `slot`.
+    func append(_ text: String, at slot: Int) throws {
+        let data = Data(text.utf8)
+        try handle.write(contentsOf: data)
+        pieces[slot] = (end, data.count)
+        end += UInt64(data.count)
+    }
+
+    /// The piece set aside for `slot`.
+    func piece(at slot: Int) throws -> Data {
+        guard let (offset, length) = pieces[slot] else { return Data() }
+        try handle.seek(toOffset: offset)
+        return try handle.read(upToCount: length) ?? Data()
+    }
+}
+
+/// A report file written front to back in buffered chunks, which takes its name only once it
+/// is whole, so a failed run never leaves half a report where the last whole one stood.
+final class ReportOutput {
+    private let destination: URL
+    private let partial: URL
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    /// Creates the file's folders and a partial file beside it.
+    init(path: String) throws {
+        destination = URL(fileURLWithPath: path)
+        let folder = destination.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        partial = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            throw ReportWriteError(path: path, reason: "cannot create a file in \(folder.path)")
+        }
+        handle = try FileHandle(forWritingTo: partial)
+    }
+
+    deinit {
+        try? handle.close()
+        try? FileManager.default.removeItem(at: partial)
+    }
+
+    func write(_ text: String) throws { try write(Data(text.utf8)) }
+
+    func write(_ data: Data) throws {
+        buffer.append(data)
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// Writes what is left and puts the file in place.
+    func commit() throws {
+        try flush()
+        try handle.close()
+        // rename(2) replaces an earlier report in one step.
+        guard rename(partial.path, destination.path) == 0 else {
+            throw ReportWriteError(path: destination.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    private func flush() throws {
+        try handle.write(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// What the streamed reports share: a spool, and the first failure to remember.
+package class SpooledReport {
+    /// The file it writes.
+    package let path: String
+    let spool: ReportSpool?
+    private(set) var failure: (any Error)?
+
+    init(path: String) {
+        self.path = path
+        do {
+            spool = try ReportSpool()
+        } catch {
+            spool = nil
+            failure = error
+        }
+    }
+
+    /// Sets a piece aside unless something already failed.
+    func setAside(at slot: Int, _ render: () -> String) {
+        guard failure == nil, let spool else { return }
+        do { try spool.append(render(), at: slot) } catch { failure = error }
+    }
+
+    /// Writes the file with `body`, or throws the first failure, naming the file either way.
+    func write(_ body: (ReportSpool, ReportOutput) throws -> Void) throws {
+        do {
+            if let failure { throw failure }
+            guard let spool else { throw ReportWriteError(path: path, reason: "no scratch file") }
+            let output = try ReportOutput(path: path)
+            try body(spool, output)
+            try output.commit()
+        } catch let error as ReportWriteError {
+            throw error
+        } catch {
+            throw ReportWriteError(path: path, reason: error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import ScenarioKit
+
+/// The JUnit and JSON reports `scenario run` writes as results arrive are, byte for byte, what
+/// rendering the whole run gives, whatever order the results finish in.
+@Suite("Streamed reports")
+struct StreamedReportTests {
+    /// Every status, characters both formats must escape, a name that repeats in one folder
+    /// (JUnit adds the id to both), and folders whose scenarios interleave in input order.
+    private static let run: RunResult = {
+        var again = Fixtures.passed
+        again.id = "auth/login-again"
+        again.file = "Scenarios/auth/login-again.json"
+        again.wallTime = .microseconds(12_500)
+        var deeper = Fixtures.skipped
+        deeper.id = "auth/deep/er"
+        var top = Fixtures.passed
+        top.id = "top"
+        top.name = "Top"
+        top.transcript = []
+        let scenarios = [
+            Fixtures.passed, deeper, Fixtures.failed, again, Fixtures.errored, Fixtures.nasty, top, Fixtures.skipped,
+        ]
+        return RunResult(scenarios: scenarios, wallTime: .milliseconds(2_345))
+    }()
+
+    /// Streams `run` in the order `arrival` gives and returns both files' text.
+    private func stream(_ run: RunResult, arrival: [Int]) throws -> (junit: String, json: String) {
+        let folder = try TemporaryFolder()
+        let junit = JUnitReport.Stream(path: folder.path("Reports/junit.xml"))
+        let json = JSONReport.Stream(path: folder.path("Reports/results.json"))
+        for slot in arrival {
+            junit.add(run.scenarios[slot], at: slot)
+            json.add(run.scenarios[slot], at: slot)
+        }
+        try junit.finish(run.tally)
+        try json.finish(run.tally)
+        return (try folder.read("Reports/junit.xml"), try folder.read("Reports/results.json"))
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func streamedFilesAreTheRenderedOnesInAnyArrivalOrder(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        let arrival = Array(Self.run.scenarios.indices).shuffled(using: &generator)
+        let streamed = try stream(Self.run, arrival: arrival)
+        #expect(streamed.junit == JUnitReport.render(Self.run), "arrival order \(arrival)")
+        #expect(streamed.json == JSONReport.render(Self.run), "arrival order \(arrival)")
+        #expect(streamed.junit.contains("name=\"Login works [auth/login-again]\""))
+    }
+
+    @Test func anEmptyRunStreamsAsItRenders() throws {
+        let empty = RunResult(scenarios: [], wallTime: .milliseconds(3))
+        let streamed = try stream(empty, arrival: [])
+        #expect(streamed.junit == JUnitReport.render(empty))
+        #expect(streamed.json == JSONReport.render(empty))
+    }
+
+    @Test func aFinishedReportReplacesTheLastOneAndLeavesNoScratchFiles() throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("Reports/results.json", "an older report")
+        let json = JSONReport.Stream(path: folder.path("Reports/results.json"))
+        json.add(Fixtures.passed, at: 0)
+        try json.finish(RunResult(scenarios: [Fixtures.passed], wallTime: .zero).tally)
+        #expect(try folder.read("Reports/results.json") == JSONReport.render(RunResult(scenarios: [Fixtures.passed], wallTime: .zero)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("Reports")) == ["results.json"])
+    }
+
+    @Test func aReportThatCannotBeWrittenNamesItsPath() throws {
+        let folder = try TemporaryFolder()
+        // A folder cannot be made where a file stands.
+        _ = try folder.write("taken", "a file")
+        let path = folder.path("taken/junit.xml")
+        let junit = JUnitReport.Stream(path: path)
+        junit.add(Fixtures.passed, at: 0)
+        #expect {
+            try junit.finish(RunResult(scenarios: [Fixtures.passed], wallTime: .zero).tally)
+        } throws: { error in
+            (error as? ReportWriteError)?.path == path
+        }
+        #expect(try folder.read("taken") == "a file")
+    }
+}
