@@ -81,6 +81,8 @@ row("SessionKit request step, direct route", sessionKitDirect)
 row("SessionKit request step, URLSession route", sessionKitURLSession)
 exchanges.print()
 print("engine's own share above the serial-hop floor, direct route: \(format((direct - hop).microseconds, 2)) µs")
+print("raw URLSession + URLProtocol per exchange ÷ engine's direct route: \(format(stub.microseconds / direct.microseconds, 1))")
+print("raw URLSession + URLProtocol per exchange ÷ SessionKit's direct step: \(format(stub.microseconds / sessionKitDirect.microseconds, 1))")
 
 // MARK: - Virtual time
 
@@ -126,8 +128,8 @@ guard FileManager.default.isExecutableFile(atPath: scenarioProgram) else {
     exit(0)
 }
 
-var corpus = Table(title: "The corpus through the CLI (process start included; peak memory of the main process)")
-corpus.add("run", "scenarios", "wall", "scenarios / s", "peak MB")
+var corpus = Table(title: "The corpus through the CLI (process start included)")
+corpus.add("run", "scenarios", "wall", "scenarios / s", "peak MB, largest process", "peak MB, all processes")
 let corpusCount =
     (try? FileManager.default.subpathsOfDirectory(atPath: "Scenarios").filter { $0.hasSuffix(".json") && !$0.hasSuffix("schema.json") }
         .count) ?? 0
@@ -135,7 +137,8 @@ for jobs in Set([1, cores]).sorted() {
     let run = Measure.child(scenarioProgram, ["run", "Scenarios", "--no-reports", "--quiet", "--jobs", "\(jobs)"], in: repository)
     corpus.add(
         "Scenarios/, --jobs \(jobs)\(run.status == 0 ? "" : " (exit \(run.status))")", "\(corpusCount)",
-        "\(format(run.wall.seconds * 1000, 0)) ms", format(Double(corpusCount) / run.wall.seconds, 0), format(run.peakMegabytes))
+        "\(format(run.wall.seconds * 1000, 0)) ms", format(Double(corpusCount) / run.wall.seconds, 0), format(run.peakMegabytes),
+        run.peakTotalMegabytes.map { format($0) } ?? "n/a")
 }
 corpus.print()
 
@@ -163,8 +166,8 @@ func generatedCorpus(_ count: Int) -> String? {
 }
 
 var scaling = Table(title: "Scaling: generated corpora of the brief's four cases, --jobs \(cores)")
-scaling.add("scenarios", "reports", "wall", "scenarios / s", "peak MB")
-var figures: [String: (Duration, Double)] = [:]
+scaling.add("scenarios", "reports", "wall", "scenarios / s", "peak MB, largest process", "peak MB, all processes")
+var figures: [String: (Duration, Double, Double?)] = [:]
 for count in quick ? [1_000] : [1_000, 10_000] {
     guard let folder = generatedCorpus(count) else { continue }
     defer {
@@ -175,17 +178,18 @@ for count in quick ? [1_000] : [1_000, 10_000] {
             ["run", folder, "--quiet", "--jobs", "\(cores)"]
             + (reports ? ["--junit", folder + "-junit.xml", "--json", folder + "-results.json"] : ["--no-reports"])
         let run = Measure.child(scenarioProgram, arguments, in: repository)
-        figures["\(count)-\(reports)"] = (run.wall, run.peakMegabytes)
+        figures["\(count)-\(reports)"] = (run.wall, run.peakMegabytes, run.peakTotalMegabytes)
         scaling.add(
             "\(count)\(run.status == 0 ? "" : " (exit \(run.status))")", reports ? "on" : "off", "\(format(run.wall.seconds, 2)) s",
-            format(Double(count) / run.wall.seconds, 0), format(run.peakMegabytes))
+            format(Double(count) / run.wall.seconds, 0), format(run.peakMegabytes), run.peakTotalMegabytes.map { format($0) } ?? "n/a")
     }
 }
 for reports in [true, false] {
     if let small = figures["1000-\(reports)"], let large = figures["10000-\(reports)"] {
+        let totals = large.2.flatMap { large in small.2.map { large / $0 } }
         scaling.add(
             "10k / 1k", reports ? "on" : "off", "× \(format(large.0.seconds / small.0.seconds, 2))", "",
-            "× \(format(large.1 / small.1, 2))")
+            "× \(format(large.1 / small.1, 2))", totals.map { "× \(format($0, 2))" } ?? "n/a")
     }
 }
 scaling.print()
