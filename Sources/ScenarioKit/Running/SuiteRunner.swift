@@ -179,7 +179,7 @@ public struct SuiteRunner: Sendable {
                 }
                 loadFailures.append(failure)
                 slots += 1
-                report(Self.loadErrorResult(entry, failure), at: slots - 1)
+                report(Self.loadErrorResult(DiscoveredScenario(path: entry.path, id: entry.id), failure), at: slots - 1)
             case .success(let scenario):
                 switch configuration.selection.decide(id: scenario.id, name: scenario.name, tags: scenario.tags) {
                 case .otherShard:
@@ -246,7 +246,7 @@ public struct SuiteRunner: Sendable {
                     case .success(let loaded): scenario = loaded
                     case .failure(let failure):
                         loadFailures.append(failure)
-                        report(Self.loadErrorResult(Entry(path: file.path, id: file.id, loaded: .failure(failure)), failure), at: next.slot)
+                        report(Self.loadErrorResult(file, failure), at: next.slot)
                         continue
                     }
                 }
@@ -284,8 +284,7 @@ public struct SuiteRunner: Sendable {
         case .success(let scenario):
             return Executed(result: await run(scenario))
         case .failure(let failure):
-            let entry = Entry(path: file.path, id: file.id, loaded: .failure(failure))
-            return Executed(result: loadErrorResult(entry, failure), loadFailure: failure)
+            return Executed(result: loadErrorResult(file, failure), loadFailure: failure)
         }
     }
 
@@ -372,10 +371,10 @@ public struct SuiteRunner: Sendable {
         )
     }
 
-    static func loadErrorResult(_ entry: Entry, _ failure: LoadFailure) -> ScenarioResult {
+    static func loadErrorResult(_ file: DiscoveredScenario, _ failure: LoadFailure) -> ScenarioResult {
         ScenarioResult(
-            id: entry.id, name: entry.id, file: entry.path, status: .error,
-            errorMessage: failure.issues.isEmpty ? "could not load \(entry.path)" : failure.description,
+            id: file.id, name: file.id, file: file.path, status: .error,
+            errorMessage: failure.issues.isEmpty ? "could not load \(file.path)" : failure.description,
             errorLocation: failure.issues.first?.location
         )
     }
