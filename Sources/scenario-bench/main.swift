@@ -82,7 +82,8 @@ row("SessionKit request step, URLSession route", sessionKitURLSession)
 exchanges.print()
 print("engine's own share above the serial-hop floor, direct route: \(format((direct - hop).microseconds, 2)) µs")
 print("raw URLSession + URLProtocol per exchange ÷ engine's direct route: \(format(stub.microseconds / direct.microseconds, 1))")
-print("raw URLSession + URLProtocol per exchange ÷ SessionKit's direct step: \(format(stub.microseconds / sessionKitDirect.microseconds, 1))")
+print(
+    "raw URLSession + URLProtocol per exchange ÷ SessionKit's direct step: \(format(stub.microseconds / sessionKitDirect.microseconds, 1))")
 
 // MARK: - Virtual time
 

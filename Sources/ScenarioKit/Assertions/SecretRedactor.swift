@@ -211,13 +211,14 @@ public struct SecretRedactor: Sendable {
         return contiguous.withUTF8 { bytes in
             var needle = secret
             return needle.withUTF8 { needle in
-                guard let first = needle.first, bytes.count >= needle.count else { return text }
+                guard let first = needle.first, let start = bytes.baseAddress, let wanted = needle.baseAddress, bytes.count >= needle.count
+                else { return text }
                 var out: [UInt8] = []
                 var copied = 0
                 var index = 0
                 let last = bytes.count - needle.count
                 while index <= last {
-                    guard bytes[index] == first, memcmp(bytes.baseAddress! + index, needle.baseAddress!, needle.count) == 0 else {
+                    guard bytes[index] == first, memcmp(start + index, wanted, needle.count) == 0 else {
                         index += 1
                         continue
                     }

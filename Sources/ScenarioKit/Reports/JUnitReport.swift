@@ -176,17 +176,17 @@ public enum JUnitReport {
         }
 
         package func finish(_ tally: RunTally) throws {
+            // Suites in the order their first case comes in; cases in input order within each.
             var order: [String] = []
-            var suites: [String: [Int]] = [:]
-            for slot in cases.keys.sorted() {
-                let classname = cases[slot]!.classname
-                if suites[classname] == nil { order.append(classname) }
-                suites[classname, default: []].append(slot)
+            var suites: [String: [(slot: Int, member: Case)]] = [:]
+            for (slot, member) in cases.sorted(by: { $0.key < $1.key }) {
+                if suites[member.classname] == nil { order.append(member.classname) }
+                suites[member.classname, default: []].append((slot, member))
             }
             var totals = (tests: 0, failures: 0, errors: 0, millis: Int64(0))
             var headers: [XMLMarkup] = []
             for classname in order {
-                let members = suites[classname, default: []].compactMap { cases[$0] }
+                let members = suites[classname, default: []].map(\.member)
                 var counts = (failures: 0, errors: 0, skipped: 0, millis: Int64(0))
                 for member in members {
                     switch member.status {
@@ -218,11 +218,10 @@ public enum JUnitReport {
                 try output.write(root.startTag(level: 0))
                 for (classname, header) in zip(order, headers) {
                     try output.write(header.startTag(level: 1))
-                    let slots = suites[classname, default: []]
+                    let suite = suites[classname, default: []]
                     var nameCounts: [String: Int] = [:]
-                    for slot in slots { nameCounts[cases[slot]!.name, default: 0] += 1 }
-                    for slot in slots {
-                        let member = cases[slot]!
+                    for (_, member) in suite { nameCounts[member.name, default: 0] += 1 }
+                    for (slot, member) in suite {
                         let unique = (nameCounts[member.name] ?? 0) > 1 ? "\(member.name) [\(member.id)]" : member.name
                         try output.write("    <testcase name=\"" + XMLMarkup.escapeAttribute(unique) + "\"")
                         try output.write(try spool.piece(at: slot))
