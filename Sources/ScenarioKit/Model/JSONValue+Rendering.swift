@@ -4,7 +4,7 @@ extension JSONValue {
     /// Compact JSON text with members in their stored order; the same value always gives the same text.
     public var compactText: String {
         var out = ""
-        write(to: &out, indent: nil, level: 0)
+        write(to: &out, pretty: false, level: 0)
         return out
     }
 
@@ -15,7 +15,7 @@ extension JSONValue {
     /// first line unindented, the lines after it indented by `level` more steps.
     package func prettyText(level: Int) -> String {
         var out = ""
-        write(to: &out, indent: "  ", level: level)
+        write(to: &out, pretty: true, level: level)
         return out
     }
 
@@ -30,7 +30,7 @@ extension JSONValue {
     /// The value as UTF-8 JSON bytes (compact).
     public var data: Data { Data(compactText.utf8) }
 
-    private func write(to out: inout String, indent: String?, level: Int) {
+    private func write(to out: inout String, pretty: Bool, level: Int) {
         switch self {
         case .null: out += "null"
         case .bool(let value): out += value ? "true" : "false"
@@ -44,10 +44,10 @@ extension JSONValue {
             out += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { out += "," }
-                newline(&out, indent, level + 1)
-                element.write(to: &out, indent: indent, level: level + 1)
+                newline(&out, pretty, level + 1)
+                element.write(to: &out, pretty: pretty, level: level + 1)
             }
-            newline(&out, indent, level)
+            newline(&out, pretty, level)
             out += "]"
         case .object(let object):
             guard !object.isEmpty else {
@@ -57,22 +57,28 @@ extension JSONValue {
             out += "{"
             for (index, member) in object.members.enumerated() {
                 if index > 0 { out += "," }
-                newline(&out, indent, level + 1)
+                newline(&out, pretty, level + 1)
                 Self.writeString(member.key, to: &out)
-                out += indent == nil ? ":" : ": "
-                member.value.write(to: &out, indent: indent, level: level + 1)
+                out += pretty ? ": " : ":"
+                member.value.write(to: &out, pretty: pretty, level: level + 1)
             }
-            newline(&out, indent, level)
+            newline(&out, pretty, level)
             out += "}"
         }
     }
 
-    private func newline(_ out: inout String, _ indent: String?, _ level: Int) {
-        guard let indent else { return }
-        out += "\n"
-        // Reports break lines millions of times: append the indent without building a string.
-        for _ in 0..<level { out += indent }
+    /// A line break and two spaces a level, taken whole from a table: reports break lines
+    /// millions of times.
+    private func newline(_ out: inout String, _ pretty: Bool, _ level: Int) {
+        guard pretty else { return }
+        if level < Self.lineBreaks.count {
+            out += Self.lineBreaks[level]
+        } else {
+            out += "\n" + String(repeating: "  ", count: level)
+        }
     }
+
+    private static let lineBreaks = (0..<16).map { "\n" + String(repeating: "  ", count: $0) }
 
     /// Integers print without a fraction; other numbers in Swift's shortest round-trip form.
     static func format(_ value: Double) -> String {

@@ -138,23 +138,33 @@ struct WorkerRequest: Codable {
             guard var line = try? JSONEncoder().encode(request) else { return .died("could not encode the request") }
             line.append(UInt8(ascii: "\n"))
             do { try input.fileHandleForWriting.write(contentsOf: line) } catch { return .died(death()) }
-            // Work on a local copy: scanning the stored property checked exclusive access on
-            // every byte, which cost the parent more than decoding the reply.
             var pending = buffer
             buffer = Data()
-            var scanned = pending.startIndex
+            var scanned = 0
             while true {
-                if let end = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                if let end = Self.lineEnd(in: pending, from: scanned) {
                     buffer = Data(pending[(end + 1)...])
                     guard let reply = try? JSONDecoder().decode(WorkerReply.self, from: pending[..<end]) else {
                         return .died("the worker process answered something that is not a result")
                     }
                     return .finished(SuiteRunner.Executed(result: reply.result, loadFailure: reply.loadFailure))
                 }
-                scanned = pending.endIndex
+                scanned = pending.count
                 let chunk = output.fileHandleForReading.availableData
                 if chunk.isEmpty { return .died(death()) }
                 pending.append(chunk)
+            }
+        }
+
+        /// The index of the first line feed at or after `offset` (counted from the start).
+        /// `memchr` over the bytes: going through `Data`'s collection interface checked exclusive
+        /// access on every byte, which cost the parent more than decoding the reply.
+        private static func lineEnd(in data: Data, from offset: Int) -> Data.Index? {
+            data.withUnsafeBytes { bytes in
+                guard offset < bytes.count, let base = bytes.baseAddress,
+                    let hit = memchr(base + offset, Int32(UInt8(ascii: "\n")), bytes.count - offset)
+                else { return nil }
+                return data.startIndex + (UnsafeRawPointer(hit) - base)
             }
         }
 
