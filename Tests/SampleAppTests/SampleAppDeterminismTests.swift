@@ -20,7 +20,7 @@ import Testing
         let scenario = try SampleAppScenarioTests.load(id)
         let runner = ScenarioRunner(driver: SampleAppScenarioTests.driver, options: RunOptions(route: route))
         let first = await runner.run(scenario)
-        #expect(first.status == .passed, "\(SampleAppScenarioTests.explain(first))")
+        #expect(first.status == .passed, "\(first.explanation)")
         let reference = fingerprint(first)
         var differing = 0
         for _ in 1..<runs where fingerprint(await runner.run(scenario)) != reference {

@@ -18,17 +18,6 @@ import Testing
         return try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: file.path, id: file.id).get()
     }
 
-    static func explain(_ result: ScenarioResult) -> String {
-        var lines = [result.errorMessage ?? ""]
-        for failure in result.failures {
-            lines.append("\(failure.label): \(failure.message)")
-            if let diff = failure.diff { lines.append(diff) }
-        }
-        lines.append("transcript:")
-        lines += result.transcript
-        return lines.joined(separator: "\n")
-    }
-
     @Test func theSampleCorpusIsThere() {
         #expect(Self.corpus.count >= 12, "Examples/SampleApp/Scenarios holds \(Self.corpus.count) scenarios")
     }
@@ -46,6 +35,6 @@ import Testing
     static func expectPass(_ id: String, route: RunOptions.Route) async throws {
         let scenario = try load(id)
         let result = await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
-        #expect(result.status == .passed, "\(explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
     }
 }

@@ -22,6 +22,16 @@ struct ConsoleReportTests {
         #expect(verbose.progressLine(Fixtures.failed)?.contains("    ✗ 1. do request ×5") == true)
     }
 
+    @Test func anExplanationSaysWhatWentWrongThenTheTranscript() {
+        let failed = Fixtures.failed.explanation.split(separator: "\n").map(String.init)
+        #expect(failed.contains { $0.contains("expected error forbidden, got a value") })
+        #expect(failed.contains { $0.hasSuffix("-   \"auth\": \"unauthenticated\"") })
+        #expect(Array(failed.suffix(4)) == ["transcript:"] + Fixtures.failed.transcript)
+        let errored = Fixtures.errored.explanation
+        #expect(errored.contains("unknown key 'tims'"))
+        #expect(Fixtures.passed.explanation == (["transcript:"] + Fixtures.passed.transcript).joined(separator: "\n"))
+    }
+
     @Test func failuresAreRepeatedWithDiffAndTranscript() {
         let section = plain.failureSection(Fixtures.run)
         #expect(section.hasPrefix("Failures:\n"))

@@ -22,10 +22,10 @@ import Testing
 
     @Test(arguments: routes) func mainActorStateAndItsOwnSessionGiveOneTranscript(route: RunOptions.Route) async {
         let first = await run(burst, route: route)
-        #expect(first.status == .passed, "\(first.errorMessage ?? first.failureSummary)")
+        #expect(first.status == .passed, "\(first.explanation)")
         for _ in 0..<99 {
             let again = await run(burst, route: route)
-            #expect(again.status == .passed, "\(again.errorMessage ?? again.failureSummary)")
+            #expect(again.status == .passed, "\(again.explanation)")
             #expect(again.transcript == first.transcript)
         }
     }
@@ -42,7 +42,7 @@ import Testing
             exchanges: [Build.exchange("later", path: "/later")],
             steps: [Build.step(.perform(Build.call("napThenGet", ["path": "/later"]), parallel: 1, expect: .value(["status": 200])))])
         let result = await run(scenario, route: route)
-        #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)")
+        #expect(result.status == .passed, "\(result.explanation)")
         #expect(result.virtualTime == .seconds(3600), "\(result.transcript)")
     }
 
@@ -66,7 +66,7 @@ import Testing
         let scenario = Build.scenario(
             steps: [Build.step(.perform(Build.call("napInActor"), parallel: 1, expect: .value(["count": 3])))])
         let result = await run(scenario, route: .direct)
-        #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)")
+        #expect(result.status == .passed, "\(result.explanation)")
         #expect(result.virtualTime == .seconds(90))
     }
 
@@ -84,10 +84,10 @@ import Testing
         var handler = scenario
         handler.exchanges[0].times = 3
         let first = await run(handler, route: route)
-        #expect(first.status == .passed, "\(first.errorMessage ?? first.failureSummary)")
+        #expect(first.status == .passed, "\(first.explanation)")
         for _ in 0..<20 {
             let again = await run(handler, route: route)
-            #expect(again.status == .passed, "\(again.errorMessage ?? again.failureSummary)")
+            #expect(again.status == .passed, "\(again.explanation)")
             #expect(again.transcript == first.transcript)
         }
     }
@@ -104,7 +104,7 @@ import Testing
             ])
         for _ in 0..<10 {
             let result = await run(scenario, route: route)
-            #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)\n\(result.transcript)")
+            #expect(result.status == .passed, "\(result.explanation)")
         }
     }
 
@@ -113,7 +113,7 @@ import Testing
             steps: [Build.step(.perform(Build.call("fanOut"), parallel: 1, expect: .value(["count": 6, "timeline": 1])))])
         for _ in 0..<20 {
             let result = await run(scenario, route: .direct)
-            #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)")
+            #expect(result.status == .passed, "\(result.explanation)")
         }
     }
 
@@ -132,7 +132,7 @@ import Testing
             steps: [Build.step(.perform(Build.call("declaredDispatch"), parallel: 1, expect: .ok))])
         for _ in 0..<5 {
             let result = await run(scenario, route: .direct)
-            #expect(result.status == .passed, "\(result.errorMessage ?? result.failureSummary)")
+            #expect(result.status == .passed, "\(result.explanation)")
         }
     }
 
@@ -162,13 +162,6 @@ import Testing
         let threads = await beside.value
         #expect(threads.count == 80)
         #expect(!threads.contains { $0.hasPrefix("scenario ") }, "an ordinary task ran on a scenario's thread")
-    }
-}
-
-extension ScenarioResult {
-    /// Every failed assertion's message, for test diagnostics.
-    var failureSummary: String {
-        steps.flatMap(\.assertions).filter { !$0.passed }.map(\.message).joined(separator: "; ")
     }
 }
 

@@ -21,7 +21,7 @@ import Testing
     @Test(arguments: 0..<races.count) func theDefaultOrderHidesTheRace(race: Int) async {
         let (action, expect) = Self.races[race]
         let result = await ScenarioRunner(driver: RacyDriver()).run(scenario(action, expect))
-        #expect(result.status == .passed, "\(result.failureSummary)")
+        #expect(result.status == .passed, "\(result.explanation)")
     }
 
     @Test(arguments: 0..<races.count) func aHundredSchedulesCatchIt(race: Int) async throws {

@@ -17,7 +17,7 @@ import Testing
     @Test(arguments: cases)
     func eachCapturedCaseRunsCleanAndHoldsNoSecret(_ name: String) async throws {
         let (document, result) = try await TraceImportTests.importAndRun("mitmproxy/\(name).har")
-        #expect(result.status == .passed, "\(ScenarioSuiteTests.explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
         for secret in Self.secrets {
             #expect(!document.contains(secret), "\(secret) leaked into the scenario")
             #expect(!result.transcriptText.contains(secret), "\(secret) leaked into the transcript")
@@ -29,7 +29,7 @@ import Testing
             TraceImportTests.setExpect(&object, "alerts", [["title": "Account Blocked"]])
             TraceImportTests.setExpect(&object, "state", ["auth": "unauthenticated", "screen": "login"])
         }
-        #expect(one.result.status == .passed, "\(ScenarioSuiteTests.explain(one.result))")
+        #expect(one.result.status == .passed, "\(one.result.explanation)")
         #expect(one.document.contains(#""parallel": 10"#))
         let none = try await TraceImportTests.importAndRun("mitmproxy/concurrent-403s.har") { object in
             TraceImportTests.setExpect(&object, "alerts", [])
@@ -49,7 +49,7 @@ import Testing
         #expect(buggy.status == .failed)
         #expect(buggy.failures.map(\.label) == ["alerts"])
         let fixed = await ScenarioRunner(driver: driver).run(scenario)
-        #expect(fixed.status == .passed, "\(ScenarioSuiteTests.explain(fixed))")
+        #expect(fixed.status == .passed, "\(fixed.explanation)")
     }
 
     @Test func theCaptured429SurfacesTheWaitAndTheRetrySucceedsAfterIt() async throws {
@@ -59,14 +59,14 @@ import Testing
             steps[0] = .object(first)
             object["steps"] = .array(steps)
         }
-        #expect(result.status == .passed, "\(ScenarioSuiteTests.explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
         #expect(document.contains(#""do": "forgotPassword""#))
         #expect(result.virtualTime >= .seconds(61))
     }
 
     @Test func theCapturedRefreshHappensOnceForTheOneCall() async throws {
         let (document, result) = try await TraceImportTests.importAndRun("mitmproxy/expired-token-refresh.har")
-        #expect(result.status == .passed, "\(ScenarioSuiteTests.explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
         let scenario = try #require(JSONValue.parse(Data(document.utf8)))
         #expect(scenario["steps"]?.arrayValue?.count == 1)
         #expect(scenario["expect"]?["requests"]?["counts"]?["post-auth-refresh-200"] == 1)
@@ -76,6 +76,6 @@ import Testing
         let (_, result) = try await TraceImportTests.importAndRun("mitmproxy/inactive-user-at-startup.har") { object in
             TraceImportTests.setExpect(&object, "state", ["auth": "unauthenticated", "screen": "login", "tokens": ["access": nil]])
         }
-        #expect(result.status == .passed, "\(ScenarioSuiteTests.explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
     }
 }

@@ -50,17 +50,6 @@ import Testing
     static func load(_ path: String, id: String) throws -> Scenario {
         try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: path, id: id).get()
     }
-
-    static func explain(_ result: ScenarioResult) -> String {
-        var lines = [result.errorMessage ?? ""]
-        for failure in result.failures {
-            lines.append("\(failure.label): \(failure.message)")
-            if let diff = failure.diff { lines.append(diff) }
-        }
-        lines.append("transcript:")
-        lines += result.transcript
-        return lines.joined(separator: "\n")
-    }
 }
 
 /// The same scenario gives a byte-identical transcript and result on every run.

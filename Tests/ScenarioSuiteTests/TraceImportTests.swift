@@ -61,7 +61,7 @@ import Testing
     @Test(arguments: handmade.map(\.file))
     func eachExporterShapeImportsAndRunsClean(_ file: String) async throws {
         let (_, result) = try await Self.importAndRun("handmade/\(file).har")
-        #expect(result.status == .passed, "\(ScenarioSuiteTests.explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
     }
 
     @Test(arguments: handmade)
@@ -82,7 +82,7 @@ import Testing
             Self.setExpect(&object, "alerts", [["title": "Account Blocked"]])
             Self.setExpect(&object, "state", ["auth": "unauthenticated", "screen": "login"])
         }
-        #expect(result.status == .passed, "\(ScenarioSuiteTests.explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
         // Out-of-order Charles entries still become one parallel step held until all five wait.
         #expect(document.contains(#""parallel": 5"#))
         #expect(document.contains(#""whenPending": 5"#))
@@ -94,7 +94,7 @@ import Testing
 
     @Test func anExpiredTokenIsRefreshedOnceAndTheRetryIsTheAppsOwn() async throws {
         let (document, result) = try await Self.importAndRun("handmade/chrome-expired-token-refresh.har")
-        #expect(result.status == .passed, "\(ScenarioSuiteTests.explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
         let scenario = try #require(JSONValue.parse(Data(document.utf8)))
         // One step (the call); the refresh and the retry are exchanges only; the script is dropped.
         #expect(scenario["steps"]?.arrayValue?.count == 1)
@@ -115,7 +115,7 @@ import Testing
             steps[0] = .object(first)
             object["steps"] = .array(steps)
         }
-        #expect(result.status == .passed, "\(ScenarioSuiteTests.explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
         // 29.9 s to the cancelled search, then 1 m 30.1 s to the retry: two minutes after the 429.
         #expect(document.contains(#""advance": "29s919ms""#))
         #expect(document.contains(#""advance": "1m30s99ms""#))
@@ -128,7 +128,7 @@ import Testing
         let (document, result) = try await Self.importAndRun("handmade/xcode-inactive-user-at-startup.har") { object in
             Self.setExpect(&object, "state", ["auth": "unauthenticated", "screen": "login", "tokens": ["access": nil]])
         }
-        #expect(result.status == .passed, "\(ScenarioSuiteTests.explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
         #expect(document.contains(#""do": "bootstrap""#))
         let stillSignedIn = try await Self.importAndRun("handmade/xcode-inactive-user-at-startup.har") { object in
             Self.setExpect(&object, "state", ["auth": "authenticated"])
@@ -140,7 +140,7 @@ import Testing
         let (document, result) = try await Self.importAndRun("handmade/mitmproxy-login-then-feed.har") { object in
             Self.setExpect(&object, "state", ["auth": "authenticated"])
         }
-        #expect(result.status == .passed, "\(ScenarioSuiteTests.explain(result))")
+        #expect(result.status == .passed, "\(result.explanation)")
         #expect(document.contains(#""do": "login""#))
         #expect(document.contains(#""password": "redacted-password-1""#))
     }

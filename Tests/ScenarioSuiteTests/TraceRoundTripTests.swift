@@ -31,7 +31,7 @@ import Testing
         let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             .load(data: Data(text.utf8), file: "imported.json", id: "imported").get()
         let second = await ScenarioRunner(driver: driver).run(scenario)
-        #expect(second.status == .passed, "\(ScenarioSuiteTests.explain(second))")
+        #expect(second.status == .passed, "\(second.explanation)")
         // Exchange ids are the importer's own; everything else (order, concurrency, times,
         // requests and answers, with secrets masked by number) must be the same.
         #expect(Self.withoutExchangeIDs(second.transcript) == Self.withoutExchangeIDs(first.transcript))

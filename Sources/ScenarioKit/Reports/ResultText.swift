@@ -81,3 +81,11 @@ package enum ResultText {
         }
     }
 }
+
+extension ScenarioResult {
+    /// What went wrong (errors, then failed checks with their diffs) and the transcript: the
+    /// message a test that expects the scenario to pass can show when it does not.
+    public var explanation: String {
+        (ResultText.problemLines(self) + ["transcript:"] + transcript).joined(separator: "\n")
+    }
+}
