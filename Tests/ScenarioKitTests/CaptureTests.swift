@@ -21,10 +21,15 @@ import Testing
     }
 
     @Test(arguments: routes) func mainActorStateAndItsOwnSessionGiveOneTranscript(route: RunOptions.Route) async {
-        let first = await run(burst, route: route)
+        await expectOneTranscript(burst, route: route, runs: 100)
+    }
+
+    /// Runs a scenario `runs` times: every run passes and gives the first run's transcript.
+    private func expectOneTranscript(_ scenario: Scenario, route: RunOptions.Route, runs: Int) async {
+        let first = await run(scenario, route: route)
         #expect(first.status == .passed, "\(first.explanation)")
-        for _ in 0..<99 {
-            let again = await run(burst, route: route)
+        for _ in 1..<runs {
+            let again = await run(scenario, route: route)
             #expect(again.status == .passed, "\(again.explanation)")
             #expect(again.transcript == first.transcript)
         }
@@ -83,13 +88,7 @@ import Testing
             ])
         var handler = scenario
         handler.exchanges[0].times = 3
-        let first = await run(handler, route: route)
-        #expect(first.status == .passed, "\(first.explanation)")
-        for _ in 0..<20 {
-            let again = await run(handler, route: route)
-            #expect(again.status == .passed, "\(again.explanation)")
-            #expect(again.transcript == first.transcript)
-        }
+        await expectOneTranscript(handler, route: route, runs: 21)
     }
 
     /// A request the app cancels while the backend holds its answer: URLSession tells the app,
