@@ -20,7 +20,9 @@ let package = Package(
     targets: [
         .target(name: "HTTPCore"),
         .target(name: "SessionKit", dependencies: ["HTTPCore"]),
-        .target(name: "ScenarioKit", dependencies: ["HTTPCore"]),
+        // Redirects libdispatch's entry points so a scenario owns the stack's Dispatch work (Linux).
+        .target(name: "CDispatchCapture"),
+        .target(name: "ScenarioKit", dependencies: ["HTTPCore", "CDispatchCapture"]),
         .target(name: "SessionKitDriver", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
         .target(name: "ScenarioCommandLine", dependencies: ["ScenarioKit"], resources: [.copy("Templates/scenario.schema.json")]),
         .target(name: "ScenarioTesting", dependencies: ["ScenarioKit"]),

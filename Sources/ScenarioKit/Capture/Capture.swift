@@ -31,14 +31,19 @@ enum Capture {
 
     static var ownsWholeProcess: Bool { lock.withLock { wholeProcess } }
 
+    /// The running scenario, in a process that runs nothing but scenarios.
+    static var wholeProcessScenario: ScenarioScheduler? { lock.withLock { wholeProcess ? running : nil } }
+
     /// Makes `scheduler` the running scenario, owned by the calling thread.
     static func begin(_ scheduler: ScenarioScheduler) {
+        DispatchCapture.install()
         lock.withLock { running = scheduler }
         RunnerThread.current = scheduler
     }
 
     /// Forgets the scenario: no job is captured for it any more.
     static func end(_ scheduler: ScenarioScheduler) {
+        DispatchCapture.forget(scheduler)
         RunnerThread.current = nil
         lock.withLock {
             if running === scheduler { running = nil }

@@ -1,3 +1,4 @@
+import CDispatchCapture
 import Foundation
 
 /// Every Swift job of one scenario, run on the runner's thread one at a time in the order they
@@ -16,18 +17,34 @@ final class ScenarioScheduler: @unchecked Sendable {
         case main
     }
 
+    /// What the runner runs: a Swift job, or a block taken from Dispatch.
+    enum Work {
+        case job(UnownedJob, Lane)
+        case block(DispatchWork)
+    }
+
+    private struct Entry {
+        var work: Work
+        var queuedAt: ContinuousClock.Instant
+    }
+
     private let condition = NSCondition()
-    /// Jobs to run and when each was queued; `head` is the next one (a moving index keeps
-    /// taking a job O(1)).
-    private var queue: [(job: UnownedJob, lane: Lane, queuedAt: ContinuousClock.Instant)] = []
+    /// Work to run and when each was queued; `head` is the next one (a moving index keeps
+    /// taking an entry O(1)).
+    private var queue: [Entry] = []
     private var order: JobOrder
-    /// Tasks by the order they first appeared in: what an explored schedule gives priorities to.
+    /// Tasks (and serial queues) by the order they first appeared in: what an explored schedule
+    /// gives priorities to.
     private var ordinals: [UnsafeRawPointer: Int] = [:]
-    /// Jobs run so far in this scenario.
+    /// Jobs and blocks run so far in this scenario.
     private(set) var jobsRun = 0
     private var head = 0
     private var escapeNotes: [String] = []
     private var runningMain = false
+    /// The Dispatch queue the running work is "on" (read on the runner thread only).
+    private(set) var currentQueue: DispatchCapture.Object?
+    /// `group.notify` blocks waiting for their group to empty.
+    private var notifications: [(group: DispatchCapture.Object, work: DispatchWork)] = []
     /// When the running job was queued, on the runner thread (read there only).
     private var runningJobQueuedAt = ContinuousClock.now
     let clock: VirtualClock
@@ -50,16 +67,32 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Queues a job. A job from another thread is expected only while outside work is away;
     /// otherwise it escaped (a `DispatchQueue` hop, a `Thread`, a real timer) and is reported.
     func enqueue(_ job: UnownedJob, lane: Lane, foreign: Bool) {
+        enqueue(.job(job, lane), foreign: foreign, what: lane == .main ? "a main-actor job" : "a job")
+    }
+
+    /// Queues a block taken from Dispatch.
+    func enqueue(_ block: DispatchWork, foreign: Bool) {
+        enqueue(.block(block), foreign: foreign, what: "a block for \(block.queueLabel)")
+    }
+
+    private func enqueue(_ work: Work, foreign: Bool, what: @autoclosure () -> String) {
+        let thread = foreign ? Self.threadName() : ""
         condition.withLock {
             // Picked up under the queue's lock: the runner never sees the answer gone and the job not yet queued.
             if foreign, !outside.pickUp(), escapeNotes.count < 20 {
                 let note =
-                    "a \(lane == .main ? "main-actor " : "")job was enqueued from another thread while nothing outside the scenario was expected to come back (a DispatchQueue hop, a Thread or a real timer?); declare such work with DriverContext.outsideWork(_:)"
+                    "\(what()) was enqueued from \(thread) while nothing outside the scenario was expected to come back (a Thread, a real timer, a callback API the scenario cannot see?); declare such work with DriverContext.outsideWork(_:)"
                 if !escapeNotes.contains(note) { escapeNotes.append(note) }
             }
-            queue.append((job, lane, .now))
+            queue.append(Entry(work: work, queuedAt: .now))
             condition.signal()
         }
+    }
+
+    /// The calling thread, named for a message.
+    private static func threadName() -> String {
+        let name = Thread.current.name ?? ""
+        return name.isEmpty ? "another thread" : "thread '\(name)'"
     }
 
     /// Records something that escaped the scenario; the run fails with it.
@@ -80,6 +113,95 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
+    /// Puts a block (`asyncAfter`) on the virtual clock.
+    func schedule(_ block: DispatchWork, after delay: Duration, label: String) {
+        let deadline = clock.now.advanced(by: delay)
+        clock.schedule(at: deadline, label: "\(label) until \(deadline)") { [self] in
+            enqueue(block, foreign: false)
+        }
+    }
+
+    /// Queues `work` once `group` is empty (`group.notify`); checked whenever the runner is idle.
+    func notify(_ group: DispatchCapture.Object, work: DispatchWork) {
+        ssdc_retain(group)
+        condition.withLock { notifications.append((group, work)) }
+    }
+
+    /// Queues the notifications whose groups emptied; returns whether any did. Called with the lock held.
+    private func releaseNotifications() -> Bool {
+        guard !notifications.isEmpty else { return false }
+        var released = false
+        notifications.removeAll { pending in
+            guard ssdc_real_group_wait(pending.group, 0) == 0 else { return false }
+            queue.append(Entry(work: .block(pending.work), queuedAt: .now))
+            ssdc_release(pending.group)
+            released = true
+            return true
+        }
+        return released
+    }
+
+    /// Runs a `sync` block on `queue` now: first what that queue already holds, as Dispatch would.
+    func runSync(on target: DispatchCapture.Object, block: UnsafeMutableRawPointer) {
+        let earlier: [DispatchWork] = condition.withLock {
+            var taken: [DispatchWork] = []
+            var kept: [Entry] = []
+            for entry in queue[head...] {
+                if case .block(let work) = entry.work, work.queue == target { taken.append(work) } else { kept.append(entry) }
+            }
+            if !taken.isEmpty {
+                queue = kept
+                head = 0
+            }
+            return taken
+        }
+        for work in earlier { run(work) }
+        let outer = currentQueue
+        currentQueue = target
+        ssdc_block_invoke(block)
+        currentQueue = outer
+    }
+
+    /// Runs queued work on the runner, inside a blocking wait (`group.wait()`, `semaphore.wait()`),
+    /// until `isOver` holds, moving virtual time up to `timeout` when nothing else can run (the
+    /// answer that ends the wait may be one the scripted backend delays). Returns `false` when
+    /// the wait timed out, or when nothing left can end it; the run is then told why.
+    func runWhileWaiting(on what: String, timeout: Duration?, until isOver: () -> Bool) -> Bool {
+        let limit = timeout.map { clock.now.advanced(by: $0) }
+        while !isOver() {
+            if runOne() { continue }
+            condition.lock()
+            let wait = outside.isAway && head == queue.count
+            if wait { _ = condition.wait(until: Date(timeIntervalSinceNow: OutsideWork.watchInterval)) }
+            condition.unlock()
+            if outside.settleDeliveries() || wait { continue }
+            if let next = clock.nextDeadline, limit.map({ next <= $0 }) ?? true {
+                _ = clock.wakeDue(movingTo: next)
+                continue
+            }
+            if let limit {
+                _ = clock.wakeDue(movingTo: limit)
+                return isOver()
+            }
+            noteEscape("the app blocked a thread on \(what) that nothing in the scenario will signal")
+            return false
+        }
+        return true
+    }
+
+    /// Runs the next queued entry, if any; returns whether one ran.
+    private func runOne() -> Bool {
+        condition.lock()
+        _ = releaseNotifications()
+        guard let next = takeNext() else {
+            condition.unlock()
+            return false
+        }
+        condition.unlock()
+        execute(next)
+        return true
+    }
+
     /// Why ``runUntilIdle(jobLimit:externalWait:)`` gave up.
     enum SettleFailure: Error, Equatable {
         /// More jobs ran than the limit: the app keeps itself busy.
@@ -88,20 +210,27 @@ final class ScenarioScheduler: @unchecked Sendable {
         case externalWorkTimedOut(pending: String)
     }
 
+    private var isQueueEmpty: Bool { condition.withLock { head == queue.count } }
+
     /// Runs jobs on the calling thread until none is queued and no outside work is pending.
     /// - Returns: how many jobs ran.
     @discardableResult
     func runUntilIdle(jobLimit: Int = 2_000_000, externalWait: TimeInterval = 30) throws(SettleFailure) -> Int {
         var ran = 0
         while true {
+            // Deliveries are settled without the queue's lock: probing URLSession may run `sync` work here.
+            if isQueueEmpty, outside.isAway { _ = outside.settleDeliveries() }
             condition.lock()
-            if head == queue.count, outside.isAway, !outside.settleDeliveries() || outside.isAway {
+            if head == queue.count, outside.isAway {
                 // Only other threads can refill the queue now (URLSession, declared work); wait for them.
                 let deadline = Date(timeIntervalSinceNow: externalWait)
                 while head == queue.count, outside.isAway {
                     let until = min(deadline, outside.nextCheck ?? deadline)
                     if !condition.wait(until: until) {
-                        if outside.settleDeliveries() { continue }
+                        condition.unlock()
+                        let settled = outside.settleDeliveries()
+                        condition.lock()
+                        if settled { continue }
                         if Date() < deadline { continue }
                         let pending = outside.summary
                         condition.unlock()
@@ -109,37 +238,89 @@ final class ScenarioScheduler: @unchecked Sendable {
                     }
                 }
             }
+            if head == queue.count, releaseNotifications() {
+                condition.unlock()
+                continue
+            }
             guard head < queue.count else {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
                 condition.unlock()
                 return ran
             }
-            if !order.isFIFO, queue.count - head > 1 {
-                // An explored schedule: bring the chosen job to the front, keeping the others' order.
-                let chosen = head + order.pick(queue[head...].map { ordinal(of: $0.job) })
-                if chosen != head { queue.insert(queue.remove(at: chosen), at: head) }
+            guard let next = takeNext() else {
+                condition.unlock()
+                continue
             }
-            let next = queue[head]
-            head += 1
-            if head >= 4096, head * 2 >= queue.count {
-                // A long busy stretch: drop the run part so the array does not grow without end.
-                queue.removeFirst(head)
-                head = 0
-            }
-            runningMain = next.lane == .main
-            jobsRun += 1
             condition.unlock()
-            runningJobQueuedAt = next.queuedAt
-            run(next.job, lane: next.lane)
-            condition.withLock { runningMain = false }
+            execute(next)
             ran += 1
             if ran > jobLimit { throw .busy(jobs: ran) }
         }
     }
 
-    private func ordinal(of job: UnownedJob) -> Int {
-        let key = unsafeBitCast(job, to: UnsafeRawPointer.self)
+    /// Takes the next entry to run, in the schedule's order; called with the lock held.
+    private func takeNext() -> Entry? {
+        guard head < queue.count else { return nil }
+        if !order.isFIFO, queue.count - head > 1 {
+            // An explored schedule: bring the chosen entry to the front, keeping the others' order.
+            // Only the first block of each serial queue may go: a serial queue keeps its order.
+            var positions: [Int] = []
+            var ordinals: [Int] = []
+            var seenQueues: Set<UnsafeMutableRawPointer> = []
+            for position in head..<queue.count {
+                if case .block(let work) = queue[position].work, !work.isConcurrent {
+                    guard seenQueues.insert(work.queue).inserted else { continue }
+                }
+                positions.append(position)
+                ordinals.append(ordinal(of: queue[position].work))
+            }
+            let chosen = positions[order.pick(ordinals)]
+            if chosen != head { queue.insert(queue.remove(at: chosen), at: head) }
+        }
+        let next = queue[head]
+        head += 1
+        if head >= 4096, head * 2 >= queue.count {
+            // A long busy stretch: drop the run part so the array does not grow without end.
+            queue.removeFirst(head)
+            head = 0
+        }
+        jobsRun += 1
+        return next
+    }
+
+    /// Runs an entry on the runner thread "on" its executor or queue.
+    private func execute(_ entry: Entry) {
+        runningJobQueuedAt = entry.queuedAt
+        switch entry.work {
+        case .job(let job, let lane):
+            let outer = (currentQueue, condition.withLock { runningMain })
+            condition.withLock { runningMain = lane == .main }
+            currentQueue = lane == .main ? DispatchCapture.mainQueue : nil
+            run(job, lane: lane)
+            currentQueue = outer.0
+            condition.withLock { runningMain = outer.1 }
+        case .block(let work):
+            run(work)
+        }
+    }
+
+    private func run(_ work: DispatchWork) {
+        let outer = (currentQueue, condition.withLock { runningMain })
+        condition.withLock { runningMain = work.isMain }
+        currentQueue = work.queue
+        work.run()
+        currentQueue = outer.0
+        condition.withLock { runningMain = outer.1 }
+    }
+
+    /// The task (or serial queue) an entry belongs to, numbered by first appearance.
+    private func ordinal(of work: Work) -> Int {
+        let key: UnsafeRawPointer
+        switch work {
+        case .job(let job, _): key = unsafeBitCast(job, to: UnsafeRawPointer.self)
+        case .block(let block): key = UnsafeRawPointer(block.isConcurrent ? Unmanaged.passUnretained(block).toOpaque() : block.queue)
+        }
         if let known = ordinals[key] { return known }
         ordinals[key] = ordinals.count
         return ordinals.count - 1

@@ -20,6 +20,7 @@ final class OutsideWork: @unchecked Sendable {
 
     /// An answer URLSession is passing on.
     private struct Delivery {
+        let id: Int
         /// Whether URLSession is done with it; `nil` where that cannot be seen.
         let isHandedOn: (@Sendable () -> Bool)?
         /// When it is given up on, where it cannot be watched.
@@ -83,7 +84,8 @@ final class OutsideWork: @unchecked Sendable {
         update {
             inFlight.remove(tag)
             parked.remove(tag)
-            deliveries.append(Delivery(isHandedOn: isHandedOn, expiry: Date(timeIntervalSinceNow: Self.grace)))
+            lastTag += 1
+            deliveries.append(Delivery(id: lastTag, isHandedOn: isHandedOn, expiry: Date(timeIntervalSinceNow: Self.grace)))
         }
     }
 
@@ -138,13 +140,13 @@ final class OutsideWork: @unchecked Sendable {
     /// anything changed.
     func settleDeliveries() -> Bool {
         let now = Date()
+        // Probes run outside the lock: asking URLSession may run work of the scenario's.
+        let watched = lock.withLock { deliveries.compactMap { delivery in delivery.isHandedOn.map { (delivery.id, $0) } } }
+        let handedOn = Set(watched.filter { $0.1() }.map(\.0))
         return lock.withLock {
             let before = announced.count + deliveries.count
             announced.removeAll { $0.expiry <= now }
-            deliveries.removeAll { delivery in
-                if let isHandedOn = delivery.isHandedOn { return isHandedOn() }
-                return delivery.expiry <= now
-            }
+            deliveries.removeAll { handedOn.contains($0.id) || ($0.isHandedOn == nil && $0.expiry <= now) }
             return announced.count + deliveries.count < before
         }
     }

@@ -1,0 +1,408 @@
+// Redirection of libdispatch's entry points for the scenario engine. See CDispatchCapture.h.
+//
+// On Linux, Swift's Dispatch module (libswiftDispatch.so) calls libdispatch through its global
+// offset table. Rewriting those slots, as fishhook does for Mach-O, sends every DispatchQueue,
+// DispatchGroup, DispatchSource and DispatchSemaphore call of Swift code through the handlers
+// without touching libdispatch or the app. Other platforms report the capture unavailable.
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  // dl_iterate_phdr, RTLD_DEFAULT
+#endif
+
+#include "CDispatchCapture.h"
+
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#define SSDC_ELF 1
+#endif
+
+#ifdef SSDC_ELF
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef void (*async_fn)(void *, void *);
+typedef void (*group_async_fn)(void *, void *, void *);
+typedef void (*after_fn)(uint64_t, void *, void *);
+typedef void (*group_notify_fn)(void *, void *, void *);
+typedef long (*wait_fn)(void *, uint64_t);
+typedef void *(*source_create_fn)(void *, uintptr_t, uintptr_t, void *);
+typedef void (*set_timer_fn)(void *, uint64_t, uint64_t, uint64_t);
+typedef void (*set_handler_fn)(void *, void *);
+typedef void (*object_fn)(void *);
+typedef void *(*get_specific_fn)(const void *);
+typedef void *(*queue_get_specific_fn)(void *, const void *);
+typedef const char *(*label_fn)(void *);
+typedef uint64_t (*time_fn)(uint64_t, int64_t);
+typedef uint64_t (*walltime_fn)(const void *, int64_t);
+typedef void *(*global_queue_fn)(intptr_t, uintptr_t);
+typedef void *(*block_copy_fn)(const void *);
+typedef void (*block_release_fn)(const void *);
+
+static struct {
+    async_fn async, barrier_async, sync, barrier_sync;
+    group_async_fn group_async;
+    after_fn after;
+    group_notify_fn group_notify;
+    wait_fn group_wait, semaphore_wait;
+    source_create_fn source_create;
+    set_timer_fn source_set_timer;
+    set_handler_fn source_set_event_handler;
+    object_fn resume, activate, suspend, source_cancel, group_enter, group_leave, retain, release;
+    object_fn assert_queue, assert_queue_not, assert_queue_barrier;
+    get_specific_fn get_specific;
+    queue_get_specific_fn queue_get_specific;
+    label_fn queue_get_label;
+    time_fn time;
+    walltime_fn walltime;
+    global_queue_fn get_global_queue;
+    block_copy_fn block_copy;
+    block_release_fn block_release;
+    void *main_queue, *timer_type;
+} real;
+
+static ssdc_handlers handlers;
+static void *global_queues[32];
+static int global_queue_count;
+
+// MARK: - Replacements
+
+static void my_async(void *q, void *b) {
+    if (!handlers.async(q, b, NULL, 0)) real.async(q, b);
+}
+static void my_barrier_async(void *q, void *b) {
+    if (!handlers.async(q, b, NULL, 1)) real.barrier_async(q, b);
+}
+static void my_group_async(void *g, void *q, void *b) {
+    if (!handlers.async(q, b, g, 0)) real.group_async(g, q, b);
+}
+static void my_after(uint64_t when, void *q, void *b) {
+    if (!handlers.after(when, q, b)) real.after(when, q, b);
+}
+static void my_sync(void *q, void *b) {
+    if (!handlers.sync(q, b, 0)) real.sync(q, b);
+}
+static void my_barrier_sync(void *q, void *b) {
+    if (!handlers.sync(q, b, 1)) real.barrier_sync(q, b);
+}
+static void my_group_notify(void *g, void *q, void *b) {
+    if (!handlers.group_notify(g, q, b)) real.group_notify(g, q, b);
+}
+static long my_group_wait(void *g, uint64_t timeout) {
+    long result = 0;
+    if (handlers.wait(g, timeout, 0, &result)) return result;
+    return real.group_wait(g, timeout);
+}
+static long my_semaphore_wait(void *s, uint64_t timeout) {
+    long result = 0;
+    if (handlers.wait(s, timeout, 1, &result)) return result;
+    return real.semaphore_wait(s, timeout);
+}
+static void *my_source_create(void *type, uintptr_t handle, uintptr_t mask, void *q) {
+    void *source = real.source_create(type, handle, mask, q);
+    if (source) handlers.source_created(source, type, q);
+    return source;
+}
+static void my_source_set_timer(void *s, uint64_t start, uint64_t interval, uint64_t leeway) {
+    if (!handlers.source_set_timer(s, start, interval, leeway)) real.source_set_timer(s, start, interval, leeway);
+}
+static void my_source_set_event_handler(void *s, void *b) {
+    handlers.source_set_event_handler(s, b);
+    real.source_set_event_handler(s, b);
+}
+static void my_resume(void *o) {
+    handlers.state_changed(o, 0);
+    real.resume(o);
+}
+static void my_activate(void *o) {
+    handlers.state_changed(o, 1);
+    real.activate(o);
+}
+static void my_suspend(void *o) {
+    handlers.state_changed(o, 2);
+    real.suspend(o);
+}
+static void my_source_cancel(void *o) {
+    handlers.state_changed(o, 3);
+    real.source_cancel(o);
+}
+static void my_assert_queue(void *q) {
+    if (!handlers.assert_queue(q, 0)) real.assert_queue(q);
+}
+static void my_assert_queue_not(void *q) {
+    if (!handlers.assert_queue(q, 1)) real.assert_queue_not(q);
+}
+static void my_assert_queue_barrier(void *q) {
+    if (!handlers.assert_queue(q, 2)) real.assert_queue_barrier(q);
+}
+static void *my_get_specific(const void *key) {
+    void *value = NULL;
+    if (handlers.get_specific(key, &value)) return value;
+    return real.get_specific(key);
+}
+
+// MARK: - Rewriting the global offset table
+
+struct rebinding {
+    const char *name;
+    void *replacement;
+};
+
+static struct rebinding rebindings[] = {
+    {"dispatch_async", (void *)my_async},
+    {"dispatch_barrier_async", (void *)my_barrier_async},
+    {"dispatch_group_async", (void *)my_group_async},
+    {"dispatch_after", (void *)my_after},
+    {"dispatch_sync", (void *)my_sync},
+    {"dispatch_barrier_sync", (void *)my_barrier_sync},
+    {"dispatch_group_notify", (void *)my_group_notify},
+    {"dispatch_group_wait", (void *)my_group_wait},
+    {"dispatch_semaphore_wait", (void *)my_semaphore_wait},
+    {"dispatch_source_create", (void *)my_source_create},
+    {"dispatch_source_set_timer", (void *)my_source_set_timer},
+    {"dispatch_source_set_event_handler", (void *)my_source_set_event_handler},
+    {"dispatch_resume", (void *)my_resume},
+    {"dispatch_activate", (void *)my_activate},
+    {"dispatch_suspend", (void *)my_suspend},
+    {"dispatch_source_cancel", (void *)my_source_cancel},
+    {"dispatch_assert_queue", (void *)my_assert_queue},
+    {"dispatch_assert_queue_not", (void *)my_assert_queue_not},
+    {"dispatch_assert_queue_barrier", (void *)my_assert_queue_barrier},
+    {"dispatch_get_specific", (void *)my_get_specific},
+};
+
+static int rebound_slots;
+
+#if defined(__x86_64__)
+#define SSDC_JUMP_SLOT R_X86_64_JUMP_SLOT
+#define SSDC_GLOB_DAT R_X86_64_GLOB_DAT
+#else
+#define SSDC_JUMP_SLOT R_AARCH64_JUMP_SLOT
+#define SSDC_GLOB_DAT R_AARCH64_GLOB_DAT
+#endif
+
+static uintptr_t adjusted(uintptr_t pointer, uintptr_t base) { return pointer < base ? pointer + base : pointer; }
+
+static void write_slot(void **slot, void *value, uintptr_t relro_start, uintptr_t relro_end) {
+    long page_size = sysconf(_SC_PAGESIZE);
+    uintptr_t page = (uintptr_t)slot & ~((uintptr_t)page_size - 1);
+    int in_relro = (uintptr_t)slot >= relro_start && (uintptr_t)slot < relro_end;
+    if (in_relro && mprotect((void *)page, (size_t)page_size, PROT_READ | PROT_WRITE) != 0) return;
+    __atomic_store_n(slot, value, __ATOMIC_SEQ_CST);
+    if (in_relro) mprotect((void *)page, (size_t)page_size, PROT_READ);
+    rebound_slots++;
+}
+
+static void rebind_relocations(const ElfW(Rela) * relocations, size_t size, const ElfW(Sym) * symbols, const char *strings,
+                               uintptr_t base, uintptr_t relro_start, uintptr_t relro_end) {
+    size_t count = size / sizeof(ElfW(Rela));
+    for (size_t i = 0; i < count; i++) {
+        unsigned long type = ELF64_R_TYPE(relocations[i].r_info);
+        if (type != SSDC_JUMP_SLOT && type != SSDC_GLOB_DAT) continue;
+        const char *name = strings + symbols[ELF64_R_SYM(relocations[i].r_info)].st_name;
+        if (strncmp(name, "dispatch_", 9) != 0) continue;
+        for (size_t r = 0; r < sizeof(rebindings) / sizeof(rebindings[0]); r++) {
+            if (strcmp(name, rebindings[r].name) == 0) {
+                write_slot((void **)(base + relocations[i].r_offset), rebindings[r].replacement, relro_start, relro_end);
+                break;
+            }
+        }
+    }
+}
+
+static int rebind_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    (void)data;
+    const char *name = info->dlpi_name;
+    const char *suffix = "/libswiftDispatch.so";
+    size_t length = name ? strlen(name) : 0, suffix_length = strlen(suffix);
+    if (length < suffix_length || strcmp(name + length - suffix_length, suffix) != 0) return 0;
+    uintptr_t base = info->dlpi_addr, relro_start = 0, relro_end = 0;
+    const ElfW(Dyn) *dynamic = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[i];
+        if (header->p_type == PT_DYNAMIC) dynamic = (const ElfW(Dyn) *)(base + header->p_vaddr);
+        if (header->p_type == PT_GNU_RELRO) {
+            relro_start = base + header->p_vaddr;
+            relro_end = relro_start + header->p_memsz;
+        }
+    }
+    if (!dynamic) return 0;
+    const ElfW(Sym) *symbols = NULL;
+    const char *strings = NULL;
+    const ElfW(Rela) *plt = NULL, *rela = NULL;
+    size_t plt_size = 0, rela_size = 0;
+    for (const ElfW(Dyn) *entry = dynamic; entry->d_tag != DT_NULL; entry++) {
+        switch (entry->d_tag) {
+        case DT_SYMTAB: symbols = (const ElfW(Sym) *)adjusted(entry->d_un.d_ptr, base); break;
+        case DT_STRTAB: strings = (const char *)adjusted(entry->d_un.d_ptr, base); break;
+        case DT_JMPREL: plt = (const ElfW(Rela) *)adjusted(entry->d_un.d_ptr, base); break;
+        case DT_PLTRELSZ: plt_size = entry->d_un.d_val; break;
+        case DT_RELA: rela = (const ElfW(Rela) *)adjusted(entry->d_un.d_ptr, base); break;
+        case DT_RELASZ: rela_size = entry->d_un.d_val; break;
+        }
+    }
+    if (!symbols || !strings) return 0;
+    if (plt) rebind_relocations(plt, plt_size, symbols, strings, base, relro_start, relro_end);
+    if (rela) rebind_relocations(rela, rela_size, symbols, strings, base, relro_start, relro_end);
+    return 0;
+}
+
+// MARK: - Installation
+
+static int find_real(void) {
+    void *dispatch = dlopen("libdispatch.so", RTLD_NOW | RTLD_NOLOAD);
+    if (!dispatch) dispatch = RTLD_DEFAULT;
+    void *blocks = dlopen("libBlocksRuntime.so", RTLD_NOW | RTLD_NOLOAD);
+    if (!blocks) blocks = RTLD_DEFAULT;
+#define FIND(field, name)                                                                                                   \
+    if (!(*(void **)&real.field = dlsym(dispatch, name))) return -1;
+    FIND(async, "dispatch_async")
+    FIND(barrier_async, "dispatch_barrier_async")
+    FIND(group_async, "dispatch_group_async")
+    FIND(after, "dispatch_after")
+    FIND(sync, "dispatch_sync")
+    FIND(barrier_sync, "dispatch_barrier_sync")
+    FIND(group_notify, "dispatch_group_notify")
+    FIND(group_wait, "dispatch_group_wait")
+    FIND(semaphore_wait, "dispatch_semaphore_wait")
+    FIND(source_create, "dispatch_source_create")
+    FIND(source_set_timer, "dispatch_source_set_timer")
+    FIND(source_set_event_handler, "dispatch_source_set_event_handler")
+    FIND(resume, "dispatch_resume")
+    FIND(activate, "dispatch_activate")
+    FIND(suspend, "dispatch_suspend")
+    FIND(source_cancel, "dispatch_source_cancel")
+    FIND(group_enter, "dispatch_group_enter")
+    FIND(group_leave, "dispatch_group_leave")
+    FIND(retain, "dispatch_retain")
+    FIND(release, "dispatch_release")
+    FIND(assert_queue, "dispatch_assert_queue")
+    FIND(assert_queue_not, "dispatch_assert_queue_not")
+    FIND(assert_queue_barrier, "dispatch_assert_queue_barrier")
+    FIND(get_specific, "dispatch_get_specific")
+    FIND(queue_get_specific, "dispatch_queue_get_specific")
+    FIND(queue_get_label, "dispatch_queue_get_label")
+    FIND(time, "dispatch_time")
+    FIND(walltime, "dispatch_walltime")
+    FIND(get_global_queue, "dispatch_get_global_queue")
+    FIND(main_queue, "_dispatch_main_q")
+    FIND(timer_type, "_dispatch_source_type_timer")
+#undef FIND
+    *(void **)&real.block_copy = dlsym(blocks, "_Block_copy");
+    *(void **)&real.block_release = dlsym(blocks, "_Block_release");
+    if (!real.block_copy || !real.block_release) return -1;
+    // Every QoS class, with and without overcommit.
+    const intptr_t classes[] = {0x21, 0x19, 0x15, 0x11, 0x09, 0x05, 0x00, 2, 0, -2, -32768};
+    for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+        for (uintptr_t flags = 0; flags <= 2; flags += 2) {
+            void *queue = real.get_global_queue(classes[i], flags);
+            int known = 0;
+            for (int k = 0; k < global_queue_count; k++) known |= global_queues[k] == queue;
+            if (queue && !known && global_queue_count < 32) global_queues[global_queue_count++] = queue;
+        }
+    }
+    return 0;
+}
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int install_result = -1;
+
+static void install_once(void) {
+    if (find_real() != 0) return;
+    dl_iterate_phdr(rebind_object, NULL);
+    install_result = rebound_slots > 0 ? 0 : -2;
+}
+
+int ssdc_available(void) { return 1; }
+
+int ssdc_install(const ssdc_handlers *new_handlers) {
+    // Handlers are set before any slot points at them, and never change after.
+    if (!handlers.async) handlers = *new_handlers;
+    pthread_once(&once, install_once);
+    return install_result;
+}
+
+void ssdc_real_async(void *queue, void *block) { real.async(queue, block); }
+void ssdc_real_sync(void *queue, void *block) { real.sync(queue, block); }
+void ssdc_real_group_enter(void *group) { real.group_enter(group); }
+void ssdc_real_group_leave(void *group) { real.group_leave(group); }
+long ssdc_real_group_wait(void *group, uint64_t timeout) { return real.group_wait(group, timeout); }
+long ssdc_real_semaphore_wait(void *semaphore, uint64_t timeout) { return real.semaphore_wait(semaphore, timeout); }
+void ssdc_retain(void *object) { real.retain(object); }
+void ssdc_release(void *object) { real.release(object); }
+const char *ssdc_queue_label(void *queue) { return real.queue_get_label(queue); }
+void *ssdc_queue_get_specific(void *queue, const void *key) { return real.queue_get_specific(queue, key); }
+void *ssdc_main_queue(void) { return real.main_queue; }
+void *ssdc_default_queue(void) { return real.get_global_queue(0, 0); }
+void *ssdc_timer_source_type(void) { return real.timer_type; }
+
+int ssdc_is_global_queue(void *queue) {
+    for (int i = 0; i < global_queue_count; i++) {
+        if (global_queues[i] == queue) return 1;
+    }
+    return 0;
+}
+
+int64_t ssdc_nanoseconds_until(uint64_t when) {
+    const uint64_t forever = ~0ull, wall_now = ~1ull, wall_mask = 1ull << 63, monotonic_mask = 1ull << 62;
+    if (when == 0 || when == wall_now) return 0;
+    if (when == forever) return INT64_MAX;
+    if (when & wall_mask) {
+        int64_t target = -(int64_t)when, now = -(int64_t)real.walltime(NULL, 0);
+        return target - now;
+    }
+    if (when & monotonic_mask) {
+        struct timespec spec;
+        clock_gettime(CLOCK_BOOTTIME, &spec);
+        int64_t now = (int64_t)spec.tv_sec * 1000000000 + spec.tv_nsec;
+        return (int64_t)(when & ~monotonic_mask) - now;
+    }
+    return (int64_t)(when - real.time(0, 0));
+}
+
+// MARK: - Blocks
+
+struct block_layout {
+    void *isa;
+    int flags;
+    int reserved;
+    void (*invoke)(void *);
+};
+
+void *ssdc_block_copy(void *block) { return real.block_copy(block); }
+void ssdc_block_release(void *block) { real.block_release(block); }
+void ssdc_block_invoke(void *block) { ((struct block_layout *)block)->invoke(block); }
+
+#else
+
+int ssdc_available(void) { return 0; }
+int ssdc_install(const ssdc_handlers *handlers) {
+    (void)handlers;
+    return -1;
+}
+void ssdc_real_async(void *queue, void *block) {}
+void ssdc_real_sync(void *queue, void *block) {}
+void ssdc_real_group_enter(void *group) {}
+void ssdc_real_group_leave(void *group) {}
+long ssdc_real_group_wait(void *group, uint64_t timeout) { return 0; }
+long ssdc_real_semaphore_wait(void *semaphore, uint64_t timeout) { return 0; }
+void ssdc_retain(void *object) {}
+void ssdc_release(void *object) {}
+const char *ssdc_queue_label(void *queue) { return ""; }
+void *ssdc_queue_get_specific(void *queue, const void *key) { return 0; }
+void *ssdc_main_queue(void) { return 0; }
+void *ssdc_default_queue(void) { return 0; }
+void *ssdc_timer_source_type(void) { return 0; }
+int ssdc_is_global_queue(void *queue) { return 0; }
+int64_t ssdc_nanoseconds_until(uint64_t when) { return 0; }
+void *ssdc_block_copy(void *block) { return block; }
+void ssdc_block_release(void *block) {}
+void ssdc_block_invoke(void *block) {}
+
+#endif

@@ -1,0 +1,61 @@
+#ifndef C_DISPATCH_CAPTURE_H
+#define C_DISPATCH_CAPTURE_H
+
+#include <stdint.h>
+
+// Redirects the libdispatch entry points that Swift's Dispatch module calls (on Linux: the
+// GOT slots of libswiftDispatch.so) to handlers set by the scenario engine. Each handler returns
+// nonzero when it took the call; zero sends the call on to libdispatch unchanged. Queues,
+// groups, sources and semaphores are passed as opaque pointers, blocks too.
+
+typedef struct {
+    /// dispatch_async (barrier 0), dispatch_barrier_async (barrier 1), dispatch_group_async (group set).
+    int (*async)(void *queue, void *block, void *group, int barrier);
+    int (*after)(uint64_t when, void *queue, void *block);
+    int (*sync)(void *queue, void *block, int barrier);
+    int (*group_notify)(void *group, void *queue, void *block);
+    /// A wait on a group (kind 0) or semaphore (kind 1); sets *result when taken.
+    int (*wait)(void *object, uint64_t timeout, int kind, long *result);
+    /// Called after a source was made, with what it was made for.
+    void (*source_created)(void *source, void *type, void *queue);
+    int (*source_set_timer)(void *source, uint64_t start, uint64_t interval, uint64_t leeway);
+    void (*source_set_event_handler)(void *source, void *block);
+    /// dispatch_resume (0), dispatch_activate (1), dispatch_suspend (2), dispatch_source_cancel (3).
+    void (*state_changed)(void *object, int change);
+    /// dispatch_assert_queue (0), dispatch_assert_queue_not (1), dispatch_assert_queue_barrier (2).
+    int (*assert_queue)(void *queue, int kind);
+    /// dispatch_get_specific: sets *value and returns nonzero when taken.
+    int (*get_specific)(const void *key, void **value);
+} ssdc_handlers;
+
+/// Whether this platform lets the engine redirect Dispatch (Linux, ELF).
+int ssdc_available(void);
+/// Sets the handlers and redirects the entry points, once per process; returns 0 on success.
+int ssdc_install(const ssdc_handlers *handlers);
+
+// libdispatch itself, for calls the handlers pass on or make.
+void ssdc_real_async(void *queue, void *block);
+void ssdc_real_sync(void *queue, void *block);
+void ssdc_real_group_enter(void *group);
+void ssdc_real_group_leave(void *group);
+long ssdc_real_group_wait(void *group, uint64_t timeout);
+long ssdc_real_semaphore_wait(void *semaphore, uint64_t timeout);
+void ssdc_retain(void *object);
+void ssdc_release(void *object);
+const char *ssdc_queue_label(void *queue);
+void *ssdc_queue_get_specific(void *queue, const void *key);
+void *ssdc_main_queue(void);
+/// The queue a source made without one sends its events to.
+void *ssdc_default_queue(void);
+void *ssdc_timer_source_type(void);
+/// Whether the queue is one of libdispatch's global (concurrent) queues.
+int ssdc_is_global_queue(void *queue);
+/// Nanoseconds from now until `when` (negative when past); `when` in either of libdispatch's clocks.
+int64_t ssdc_nanoseconds_until(uint64_t when);
+
+// Blocks.
+void *ssdc_block_copy(void *block);
+void ssdc_block_release(void *block);
+void ssdc_block_invoke(void *block);
+
+#endif

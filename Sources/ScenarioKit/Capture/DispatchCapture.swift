@@ -1,0 +1,333 @@
+import CDispatchCapture
+import Foundation
+
+/// Dispatch as the scenario's: blocks the stack sends to the main queue or to its own queues,
+/// `asyncAfter`, groups, `sync`, and Dispatch timers, while a scenario runs.
+///
+/// The C target redirects libdispatch's entry points that Swift's Dispatch module calls (on
+/// Linux). Each call lands here first and is taken when it belongs to a running scenario: it was
+/// made on the runner thread, or it targets a queue the scenario already used, or (in a process
+/// that runs only scenarios) the main queue. A taken block runs later on the runner thread, one
+/// at a time with the scenario's Swift jobs, "on" its queue: `dispatchPrecondition` and
+/// `DispatchQueue.getSpecific` answer for that queue, and a main-queue block counts as the main
+/// actor. Everything else goes to libdispatch untouched.
+enum DispatchCapture {
+    /// A queue, group, source or semaphore, by address.
+    typealias Object = UnsafeMutableRawPointer
+
+    private static let installed: Bool = {
+        var handlers = ssdc_handlers()
+        handlers.async = { queue, block, group, _ in take(queue: queue, block: block, group: group) ? 1 : 0 }
+        handlers.after = { when, queue, block in takeAfter(when: when, queue: queue, block: block) ? 1 : 0 }
+        handlers.sync = { queue, block, _ in takeSync(queue: queue, block: block) ? 1 : 0 }
+        handlers.group_notify = { group, queue, block in takeNotify(group: group, queue: queue, block: block) ? 1 : 0 }
+        handlers.wait = { object, timeout, kind, result in takeWait(object, timeout: timeout, isGroup: kind == 0, result: result) ? 1 : 0 }
+        handlers.source_created = { source, type, queue in sourceCreated(source, type: type, queue: queue) }
+        handlers.source_set_timer = { source, start, interval, _ in setTimer(source, start: start, interval: interval) ? 1 : 0 }
+        handlers.source_set_event_handler = { source, block in setEventHandler(source, block: block) }
+        handlers.state_changed = { object, change in stateChanged(object, change: change) }
+        handlers.assert_queue = { queue, kind in assertQueue(queue, kind: kind) ? 1 : 0 }
+        handlers.get_specific = { key, value in getSpecific(key, value: value) ? 1 : 0 }
+        return ssdc_install(&handlers) == 0
+    }()
+
+    /// Redirects Dispatch once per process; returns whether this platform allows it.
+    @discardableResult
+    static func install() -> Bool { installed }
+
+    nonisolated(unsafe) static let mainQueue: Object? = ssdc_main_queue()
+
+    private static let lock = NSLock()
+    /// Queues the running scenario used, so blocks sent to them from other threads come back.
+    nonisolated(unsafe) private static var queues: [Object: ScenarioScheduler] = [:]
+    nonisolated(unsafe) private static var timers: [Object: DispatchTimer] = [:]
+
+    /// Forgets everything `scheduler` owned: its queues go back to libdispatch.
+    static func forget(_ scheduler: ScenarioScheduler) {
+        let dropped: [DispatchTimer] = lock.withLock {
+            queues = queues.filter { $0.value !== scheduler }
+            let mine = timers.values.filter { $0.scheduler === scheduler }
+            timers = timers.filter { $0.value.scheduler !== scheduler }
+            return mine
+        }
+        for timer in dropped { timer.cancel() }
+    }
+
+    /// The scenario a call on `queue` belongs to, and whether it comes from another thread.
+    private static func owner(of queue: Object?) -> (ScenarioScheduler, foreign: Bool)? {
+        if let mine = Capture.currentScheduler {
+            if let queue, !ssdcIsShared(queue) { lock.withLock { queues[queue] = mine } }
+            return (mine, false)
+        }
+        guard let queue else { return nil }
+        if let known = lock.withLock({ queues[queue] }) { return (known, true) }
+        if queue == mainQueue, let running = Capture.wholeProcessScenario { return (running, true) }
+        return nil
+    }
+
+    /// The main queue and the global queues are everyone's: a use from the runner thread does not
+    /// make them the scenario's for other threads.
+    private static func ssdcIsShared(_ queue: Object) -> Bool { queue == mainQueue || ssdc_is_global_queue(queue) != 0 }
+
+    private static func take(queue: Object?, block: Object?, group: Object?) -> Bool {
+        guard let queue, let block, let (scheduler, foreign) = owner(of: queue) else { return false }
+        scheduler.enqueue(DispatchWork(queue: queue, block: block, group: group), foreign: foreign)
+        return true
+    }
+
+    private static func takeAfter(when: UInt64, queue: Object?, block: Object?) -> Bool {
+        guard let queue, let block, let (scheduler, foreign) = owner(of: queue) else { return false }
+        let remaining = Duration.nanoseconds(ssdc_nanoseconds_until(when))
+        // The deadline was computed from the real clock a moment ago: the roundest delay since then is the one meant.
+        let slack = foreign ? Duration.milliseconds(1) : scheduler.timeSinceCurrentJobWasQueued + .microseconds(200)
+        let delay = Capture.roundest(from: remaining, to: remaining + slack)
+        let work = DispatchWork(queue: queue, block: block, group: nil)
+        scheduler.schedule(work, after: delay, label: "asyncAfter on \(work.queueLabel)")
+        return true
+    }
+
+    private static func takeSync(queue: Object?, block: Object?) -> Bool {
+        guard let queue, let block else { return false }
+        if let scheduler = Capture.currentScheduler {
+            if !ssdcIsShared(queue) { lock.withLock { queues[queue] = scheduler } }
+            scheduler.runSync(on: queue, block: block)
+            return true
+        }
+        guard let (scheduler, _) = owner(of: queue) else { return false }
+        // Another thread waits for the queue: the runner runs the block in its turn.
+        let done = DispatchSemaphore(value: 0)
+        scheduler.enqueue(DispatchWork(queue: queue, borrowing: block, done: done), foreign: true)
+        done.wait()
+        return true
+    }
+
+    private static func takeNotify(group: Object?, queue: Object?, block: Object?) -> Bool {
+        guard let group, let queue, let block, let (scheduler, _) = owner(of: queue) else { return false }
+        scheduler.notify(group, work: DispatchWork(queue: queue, block: block, group: nil))
+        return true
+    }
+
+    private static func takeWait(_ object: Object?, timeout: UInt64, isGroup: Bool, result: UnsafeMutablePointer<Int>?) -> Bool {
+        guard let object, let scheduler = Capture.currentScheduler else { return false }
+        let remaining = ssdc_nanoseconds_until(timeout)
+        let limit = remaining == Int64.max ? nil : Capture.roundest(from: .nanoseconds(remaining), to: .nanoseconds(remaining) + .milliseconds(1))
+        let value = scheduler.runWhileWaiting(on: isGroup ? "a DispatchGroup" : "a DispatchSemaphore", timeout: limit) {
+            (isGroup ? ssdc_real_group_wait(object, 0) : ssdc_real_semaphore_wait(object, 0)) == 0
+        }
+        result?.pointee = value ? 0 : 1
+        return true
+    }
+
+    // MARK: Timers
+
+    private static func sourceCreated(_ source: Object?, type: UnsafeMutableRawPointer?, queue: Object?) {
+        guard let source, let type, type == ssdc_timer_source_type() else { return }
+        guard let (scheduler, _) = owner(of: queue) else { return }
+        guard let timer = DispatchTimer(source: source, queue: queue, scheduler: scheduler) else { return }
+        lock.withLock { timers[source] = timer }
+    }
+
+    private static func timer(_ source: Object?) -> DispatchTimer? {
+        guard let source else { return nil }
+        return lock.withLock { timers[source] }
+    }
+
+    private static func setTimer(_ source: Object?, start: UInt64, interval: UInt64) -> Bool {
+        guard let timer = timer(source) else { return false }
+        let remaining = Duration.nanoseconds(ssdc_nanoseconds_until(start))
+        let slack = timer.scheduler.timeSinceCurrentJobWasQueued + .microseconds(200)
+        timer.set(
+            start: Capture.roundest(from: remaining, to: remaining + slack),
+            interval: interval >= UInt64(Int64.max) ? nil : Capture.roundest(from: .nanoseconds(Int64(interval)), to: .nanoseconds(Int64(interval))))
+        return true
+    }
+
+    private static func setEventHandler(_ source: Object?, block: Object?) {
+        timer(source)?.setHandler(block)
+    }
+
+    private static func stateChanged(_ object: Object?, change: Int32) {
+        guard let timer = timer(object) else { return }
+        switch change {
+        case 0, 1: timer.resume()
+        case 2: timer.suspend()
+        default: timer.cancel()
+        }
+    }
+
+    // MARK: Queue identity
+
+    private static func assertQueue(_ queue: Object?, kind: Int32) -> Bool {
+        guard let queue, let scheduler = Capture.currentScheduler else { return false }
+        let current = scheduler.currentQueue
+        let holds = kind == 1 ? current != queue : current == queue
+        if !holds {
+            let label = DispatchWork.label(of: queue)
+            scheduler.noteEscape(
+                kind == 1
+                    ? "dispatchPrecondition(condition: .notOnQueue(\(label))) failed on the runner"
+                    : "dispatchPrecondition(condition: .onQueue(\(label))) failed: the code ran on \(current.map(DispatchWork.label(of:)) ?? "no queue")"
+            )
+        }
+        return true
+    }
+
+    private static func getSpecific(_ key: UnsafeRawPointer?, value: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Bool {
+        guard let scheduler = Capture.currentScheduler else { return false }
+        value?.pointee = scheduler.currentQueue.flatMap { ssdc_queue_get_specific($0, key) }
+        return true
+    }
+}
+
+/// A block the scenario took from Dispatch, with the queue it was sent to.
+final class DispatchWork: @unchecked Sendable {
+    let queue: DispatchCapture.Object
+    private var block: UnsafeMutableRawPointer?
+    private let owned: Bool
+    private var group: DispatchCapture.Object?
+    private let done: DispatchSemaphore?
+
+    /// Copies `block` and holds `queue` (and enters `group`) until the block has run or is dropped.
+    init(queue: DispatchCapture.Object, block: UnsafeMutableRawPointer, group: DispatchCapture.Object?) {
+        ssdc_retain(queue)
+        if let group { ssdc_real_group_enter(group) }
+        self.queue = queue
+        self.block = ssdc_block_copy(block)
+        self.owned = true
+        self.group = group
+        self.done = nil
+    }
+
+    /// A block another thread waits on (`sync`): not copied, and `done` is signalled when it ran.
+    init(queue: DispatchCapture.Object, borrowing block: UnsafeMutableRawPointer, done: DispatchSemaphore) {
+        ssdc_retain(queue)
+        self.queue = queue
+        self.block = block
+        self.owned = false
+        self.group = nil
+        self.done = done
+    }
+
+    /// Whether blocks on this queue may run in any order (a global queue).
+    var isConcurrent: Bool { ssdc_is_global_queue(queue) != 0 }
+    var isMain: Bool { queue == DispatchCapture.mainQueue }
+    var queueLabel: String { Self.label(of: queue) }
+
+    static func label(of queue: DispatchCapture.Object) -> String {
+        if queue == DispatchCapture.mainQueue { return "the main queue" }
+        guard let raw = ssdc_queue_label(queue) else { return "an unlabelled queue" }
+        let label = String(cString: raw)
+        return label.isEmpty ? "an unlabelled queue" : "queue '\(label)'"
+    }
+
+    /// Runs the block once.
+    func run() {
+        guard let block else { return }
+        self.block = nil
+        ssdc_block_invoke(block)
+        finish(block)
+    }
+
+    private func finish(_ block: UnsafeMutableRawPointer) {
+        if owned { ssdc_block_release(block) }
+        if let group { ssdc_real_group_leave(group) }
+        group = nil
+        done?.signal()
+    }
+
+    deinit {
+        // Dropped unrun (the scenario ended): nothing is left entered or waiting.
+        if let block { finish(block) }
+        ssdc_release(queue)
+    }
+}
+
+/// A Dispatch timer source of a scenario, ticking on the virtual clock.
+final class DispatchTimer: @unchecked Sendable {
+    let source: DispatchCapture.Object
+    let queue: DispatchCapture.Object
+    let scheduler: ScenarioScheduler
+    private let lock = NSLock()
+    private var handler: UnsafeMutableRawPointer?
+    private var start: Duration?
+    private var interval: Duration?
+    private var suspensions = 1
+    private var cancelled = false
+    /// Bumped whenever the timer is set again, suspended or cancelled: older ticks do nothing.
+    private var generation = 0
+
+    init?(source: DispatchCapture.Object, queue: DispatchCapture.Object?, scheduler: ScenarioScheduler) {
+        guard let queue = queue ?? ssdc_default_queue() else { return nil }
+        self.source = source
+        self.queue = queue
+        self.scheduler = scheduler
+    }
+
+    func setHandler(_ block: UnsafeMutableRawPointer?) {
+        let copy = block.flatMap(ssdc_block_copy)
+        let old = lock.withLock { () -> UnsafeMutableRawPointer? in
+            defer { handler = copy }
+            return handler
+        }
+        if let old { ssdc_block_release(old) }
+    }
+
+    func set(start: Duration, interval: Duration?) {
+        lock.withLock {
+            self.start = start
+            self.interval = interval
+            generation += 1
+        }
+        arm()
+    }
+
+    func resume() {
+        lock.withLock { suspensions = max(0, suspensions - 1) }
+        arm()
+    }
+
+    func suspend() {
+        lock.withLock {
+            suspensions += 1
+            generation += 1
+        }
+    }
+
+    func cancel() {
+        let old = lock.withLock { () -> UnsafeMutableRawPointer? in
+            cancelled = true
+            generation += 1
+            defer { handler = nil }
+            return handler
+        }
+        if let old { ssdc_block_release(old) }
+    }
+
+    /// Puts the next tick on the clock when the timer is set, running and not yet armed.
+    private func arm() {
+        let due: (Duration, Int)? = lock.withLock {
+            guard !cancelled, suspensions == 0, let start else { return nil }
+            self.start = nil
+            return (start, generation)
+        }
+        guard let (delay, generation) = due else { return }
+        tick(after: delay, generation: generation)
+    }
+
+    private func tick(after delay: Duration, generation: Int) {
+        let label = DispatchWork.label(of: queue)
+        scheduler.clock.schedule(at: scheduler.clock.now.advanced(by: delay), label: "Dispatch timer on \(label)") { [self] in
+            let fire: (UnsafeMutableRawPointer, Duration?)? = lock.withLock {
+                guard generation == self.generation, !cancelled, suspensions == 0, let handler else { return nil }
+                return (handler, interval)
+            }
+            guard let (handler, interval) = fire else { return }
+            scheduler.enqueue(DispatchWork(queue: queue, block: handler, group: nil), foreign: false)
+            if let interval { tick(after: max(interval, .nanoseconds(1)), generation: generation) }
+        }
+    }
+
+    deinit {
+        if let handler { ssdc_block_release(handler) }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import ScenarioKit
+
+/// A stack written with completion handlers and Dispatch is the scenario's: its queues, its
+/// `asyncAfter` and timers run on the virtual clock, one block at a time, the same on every run.
+@Suite struct DispatchCaptureTests {
+    private func run(_ scenario: Scenario) async -> ScenarioResult {
+        await ScenarioRunner(driver: DispatchStyleDriver(), options: RunOptions(route: .urlSession)).run(scenario)
+    }
+
+    private func get(_ path: String, expect: JSONValue, parallel: Int = 1) -> Step {
+        Build.step(.perform(Build.call("get", ["path": .string(path)]), parallel: parallel, expect: .value(expect)))
+    }
+
+    /// Ten concurrent 403s, each answer hopping through the client's queue and the main queue.
+    private var burst: Scenario {
+        Build.scenario(
+            exchanges: [Build.exchange("feed-403", path: "/feed", status: 403, times: 10, release: .whenPending(10))],
+            steps: [get("/feed", expect: ["result": ["status": 403], "seconds": 0], parallel: 10)],
+            expect: Expectations(alerts: ["Account Blocked"]))
+    }
+
+    @Test func mainQueueHopsAreTheScenariosAndGiveOneTranscript() async {
+        let first = await run(burst)
+        #expect(first.status == .passed, "\(first.explanation)")
+        for _ in 0..<50 {
+            let again = await run(burst)
+            #expect(again.status == .passed, "\(again.explanation)")
+            #expect(again.transcript == first.transcript)
+        }
+    }
+
+    @Test func anAlertTheStackNeverShowsFails() async {
+        var scenario = burst
+        scenario.expect.alerts = ["Account Blocked", "Account Blocked"]
+        #expect(await run(scenario).status == .failed)
+    }
+
+    @Test func anHourOfRetryAfterOnAsyncAfterIsVirtual() async {
+        let scenario = Build.scenario(
+            exchanges: [
+                Build.exchange("limited", path: "/feed", status: 429, headers: ["Retry-After": "3600"]),
+                Build.exchange("ok", path: "/feed", after: ["limited"]),
+            ],
+            steps: [get("/feed", expect: ["result": ["status": 200], "seconds": 3600])])
+        let result = await run(scenario)
+        #expect(result.status == .passed, "\(result.explanation)")
+        #expect(result.virtualTime == .seconds(3600))
+    }
+
+    @Test func aRetryBeforeRetryAfterIsCaught() async {
+        let scenario = Build.scenario(
+            exchanges: [
+                Build.exchange("limited", path: "/feed", status: 429, headers: ["Retry-After": "3"]),
+                Build.exchange("ok", path: "/feed", after: ["limited"]),
+            ],
+            steps: [get("/feed", expect: ["result": ["status": 200], "seconds": 2])])
+        #expect(await run(scenario).status == .failed)
+    }
+
+    @Test func aDispatchTimerTicksOnVirtualTime() async {
+        let scenario = Build.scenario(
+            exchanges: [Build.exchange("health", path: "/health", times: 3)],
+            steps: [
+                Build.step(
+                    .perform(Build.call("poll", ["path": "/health"]), parallel: 1, expect: .value(["result": ["polls": 3], "seconds": 45])))
+            ])
+        let result = await run(scenario)
+        #expect(result.status == .passed, "\(result.explanation)")
+        #expect(result.virtualTime == .seconds(45))
+    }
+
+    @Test func aGroupNotifiesOnceEveryAnswerIsIn() async {
+        let scenario = Build.scenario(
+            exchanges: [
+                Build.exchange("a", path: "/a", latency: .seconds(2)), Build.exchange("b", path: "/b", status: 404),
+                Build.exchange("c", path: "/c", status: 500, latency: .seconds(1)),
+            ],
+            steps: [Build.step(.perform(Build.call("fanOut"), parallel: 1, expect: .value(["result": [200, 404, 500], "seconds": 2])))])
+        let result = await run(scenario)
+        #expect(result.status == .passed, "\(result.explanation)")
+    }
+
+    @Test func aSemaphoreWaitOnTheClientsQueueIsServed() async {
+        let scenario = Build.scenario(
+            exchanges: [Build.exchange("me", path: "/me", status: 201, latency: .seconds(5))],
+            steps: [
+                Build.step(.perform(Build.call("getBlocking", ["path": "/me"]), parallel: 1, expect: .value(["result": ["status": 201], "seconds": 5])))
+            ])
+        let result = await run(scenario)
+        #expect(result.status == .passed, "\(result.explanation)")
+    }
+}
