@@ -116,13 +116,23 @@ import Testing
         }
     }
 
-    @Test func workResumedFromADispatchQueueIsAnEscape() async {
+    @Test func workResumedFromADispatchQueueIsTheScenarios() async {
         let scenario = Build.scenario(
-            steps: [Build.step(.perform(Build.call("escapeViaDispatch"), parallel: 1, expect: .ok))])
+            steps: [Build.step(.perform(Build.call("escapeViaDispatch"), parallel: 1, expect: .value(["seconds": 0.02])))])
+        for _ in 0..<5 {
+            let result = await run(scenario, route: .direct)
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
+    }
+
+    @Test func workResumedFromAThreadIsAnEscapeThatNamesTheThreadAndTheStep() async {
+        let scenario = Build.scenario(
+            steps: [Build.step(.perform(Build.call("escapeViaThread"), parallel: 1, expect: .ok))])
         for _ in 0..<5 {
             let result = await run(scenario, route: .direct)
             #expect(result.status == .error)
-            #expect(result.errorMessage?.contains("escaped") == true, "\(result.errorMessage ?? "")")
+            #expect(result.errorMessage?.contains("escaped: a job was enqueued from thread 'app.worker'") == true, "\(result.errorMessage ?? "")")
+            #expect(result.errorLocation == Build.here)
         }
     }
 

@@ -214,7 +214,7 @@ final class ScenarioRun: @unchecked Sendable {
         }
         let escapes = scheduler.escapes
         if !escapes.isEmpty {
-            throw Abort(message: "escaped: " + escapes.joined(separator: "; "))
+            throw Abort(message: "escaped: " + escapes.joined(separator: "; "), location: currentStep?.location ?? scenario.location)
         }
     }
 

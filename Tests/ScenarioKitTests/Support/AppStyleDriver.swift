@@ -28,7 +28,8 @@ struct AppStyleDriver: ScenarioDriver {
                 arguments: [ArgumentSpec("path", .string, required: true, "path")]
             ),
             ActionSpec("napInActor", "sleep 30 s three times inside an actor: called directly, from Task {}, from Task.detached"),
-            ActionSpec("escapeViaDispatch", "resume from DispatchQueue.global"),
+            ActionSpec("escapeViaDispatch", "resume from DispatchQueue.global after 20 ms"),
+            ActionSpec("escapeViaThread", "resume from a Thread of the app's own"),
             ActionSpec("declaredDispatch", "resume from DispatchQueue.global, declared as outside work"),
         ]
     }
@@ -164,10 +165,23 @@ final class AppStyleSession: DriverSession, @unchecked Sendable {
                 }
                 return .value(["count": .number(Double(await tally.count)), "timeline": .number(Double(total))])
             case "escapeViaDispatch":
-                // A real timer on a dispatch queue: it fires after the task has suspended. (A resume
-                // that wins the race with the suspension looks like a plain call and is not an escape.)
+                // Dispatch is the scenario's: the 20 ms are virtual.
+                let started = context.clock.now
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { continuation.resume() }
+                }
+                let elapsed = started.duration(to: context.clock.now)
+                return .value(["seconds": .number(Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))])
+            case "escapeViaThread":
+                // A thread of the app's own resumes after the task has suspended. (A resume that
+                // wins the race with the suspension looks like a plain call and is not an escape.)
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let thread = Thread {
+                        Thread.sleep(forTimeInterval: 0.02)
+                        continuation.resume()
+                    }
+                    thread.name = "app.worker"
+                    thread.start()
                 }
                 return .value(.null)
             case "declaredDispatch":
