@@ -25,9 +25,12 @@ import Foundation
 public struct RedactionPolicy: Sendable, Hashable {
     /// A secret value and what it was found as.
     public struct Finding: Sendable, Hashable {
+        /// The secret, as found (decoded).
         public var value: String
+        /// What it was found as.
         public var kind: TraceRedactor.Kind
 
+        /// A finding of `value` as `kind`.
         public init(_ value: String, _ kind: TraceRedactor.Kind) {
             self.value = value
             self.kind = kind
@@ -36,9 +39,11 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     /// Secrets in the order found, each once.
     public struct Findings: Sendable {
+        /// The findings, in the order found.
         public private(set) var ordered: [Finding] = []
         private var seen: Set<String> = []
 
+        /// No findings yet.
         public init() {}
 
         /// Adds a value (trimmed; empty ones and repeats are dropped).
@@ -151,11 +156,10 @@ public struct RedactionPolicy: Sendable, Hashable {
         }
     }
 
-    /// Every string and number under a secret name.
+    /// Every string under a secret name (numbers there are lifetimes and counts).
     private func collectLeaves(_ value: JSONValue, kind: TraceRedactor.Kind, into found: inout Findings) {
         switch value {
         case .string(let string): found.add(string, kind)
-        case .number: found.add(value.compactText, kind)
         case .array(let elements): for element in elements { collectLeaves(element, kind: kind, into: &found) }
         case .object(let object): for (_, member) in object { collectLeaves(member, kind: kind, into: &found) }
         default: break
@@ -232,11 +236,12 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     /// Values of credential parts in multipart form data (`name="password"`).
     public func collect(multipart body: String, into found: inout Findings) {
+        // `\r\n` is one Character: lines are split after it becomes `\n`.
+        let body = body.replacingOccurrences(of: "\r\n", with: "\n")
         guard let boundaryLine = body.split(separator: "\n", maxSplits: 1).first else { return }
-        let boundary = boundaryLine.trimmingCharacters(in: .whitespacesAndNewlines)
+        let boundary = boundaryLine.trimmingCharacters(in: .whitespaces)
         guard boundary.hasPrefix("--"), boundary.count > 2 else { return }
-        for part in body.components(separatedBy: boundary) {
-            let normalizedPart = part.replacingOccurrences(of: "\r\n", with: "\n")
+        for normalizedPart in body.components(separatedBy: boundary) {
             guard let split = normalizedPart.range(of: "\n\n") else { continue }
             let head = normalizedPart[..<split.lowerBound]
             var value = String(normalizedPart[split.upperBound...])

@@ -101,7 +101,7 @@ struct SecretMasker: Sendable {
     private static func firstBytes(of needle: Needle) -> [UInt8] {
         guard let first = needle.bytes.first else { return [] }
         guard needle.escapes else { return [first] }
-        var bytes: [UInt8] = [first, UInt8(ascii: "%"), UInt8(ascii: "\\")]
+        var bytes: [UInt8] = [first, UInt8(ascii: "%"), UInt8(ascii: "\\"), UInt8(ascii: "&")]
         if first == UInt8(ascii: " ") { bytes.append(UInt8(ascii: "+")) }
         return bytes
     }
@@ -181,6 +181,17 @@ struct SecretMasker: Sendable {
                 at += 2
             }
         }
+        // An HTML entity (a server's HTML page, a report's markup).
+        if here == UInt8(ascii: "&"), let entities = htmlEntities[byte] {
+            for entity in entities where position + entity.count <= count {
+                var same = true
+                for offset in 0..<entity.count where bytes[position + offset] != entity[offset] {
+                    same = false
+                    break
+                }
+                if same, let end = match(tail, in: bytes, at: position + entity.count) { return end }
+            }
+        }
         // JSON escapes, at any depth (a JSON string inside a JSON string): a run of backslashes
         // then the character, its short escape or a `\u00XX`.
         if here == UInt8(ascii: "\\") {
@@ -209,6 +220,13 @@ struct SecretMasker: Sendable {
         }
         return nil
     }
+
+    private static let htmlEntities: [UInt8: [[UInt8]]] = [
+        UInt8(ascii: "&"): [Array("&amp;".utf8), Array("&#38;".utf8)],
+        UInt8(ascii: "\""): [Array("&quot;".utf8), Array("&#34;".utf8)],
+        UInt8(ascii: "'"): [Array("&apos;".utf8), Array("&#39;".utf8)],
+        UInt8(ascii: "<"): [Array("&lt;".utf8)], UInt8(ascii: ">"): [Array("&gt;".utf8)],
+    ]
 
     private static let shortEscapes: [UInt8: UInt8] = [
         UInt8(ascii: "\n"): UInt8(ascii: "n"), UInt8(ascii: "\r"): UInt8(ascii: "r"), UInt8(ascii: "\t"): UInt8(ascii: "t"),
