@@ -50,13 +50,6 @@ public struct TraceRedactor: Sendable {
         for secret in finder.ordered { report.counts[secret.kind, default: 0] += 1 }
         return (redacted, report)
     }
-
-    /// The kind a secret found under this JSON, query or form name has.
-    static func kind(forKey name: String) -> Kind { RedactionPolicy.kind(forName: name) }
-
-    static func isWordCharacter(_ character: Character) -> Bool {
-        character.isLetter || character.isNumber || character == "_" || character == "-" || character == "."
-    }
 }
 
 /// Pass one: every secret in capture order, each with the kind it was first seen as, by the
@@ -118,11 +111,11 @@ private struct Replacer {
         var entry = entry
         entry.request.url = text(entry.request.url)
         entry.request.headers = entry.request.headers.map { HARLog.Field($0.name, text($0.value)) }
-        entry.request.body = entry.request.body.map { body($0, isText: true) }
+        entry.request.body = entry.request.body.map { body($0) }
         if var response = entry.response {
             response.headers = response.headers.map { HARLog.Field($0.name, text($0.value)) }
             if let bodyText = String(data: response.body, encoding: .utf8) {
-                response.body = Data(body(bodyText, isText: true).utf8)
+                response.body = Data(body(bodyText).utf8)
             } else {
                 response.body = binary(response.body)
             }
@@ -133,7 +126,7 @@ private struct Replacer {
 
     /// JSON bodies are redacted value by value so numbers under secret keys become strings
     /// and the result is still JSON; other bodies as text.
-    private func body(_ content: String, isText: Bool) -> String {
+    private func body(_ content: String) -> String {
         guard let json = JSONValue.parse(Data(content.utf8)), json.objectValue != nil || json.arrayValue != nil else {
             return text(content)
         }
