@@ -53,7 +53,8 @@ public struct ScenarioLoader: Sendable {
         }.map(\.element)
         // Messages quote short values ("got 123456"); a mistyped password must not reach a report.
         let named = Set((root.value["secrets"]?.arrayValue ?? []).compactMap(\.stringValue).map(SecretRedactor.normalized))
-        let redactor = SecretRedactor(secrets: SecretRedactor.secrets(in: root.value, extraKeys: named))
+        let redactor = SecretRedactor(
+            secrets: SecretRedactor.secrets(in: root.value, extraKeys: named), policy: RedactionPolicy(extraKeys: named))
         let masked = ordered.map { issue in
             LoadIssue(
                 location: issue.location, message: TerminalSafe.escape(redactor.redact(issue.message)),

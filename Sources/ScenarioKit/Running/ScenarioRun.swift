@@ -388,7 +388,9 @@ final class ScenarioRun: @unchecked Sendable {
     }
 
     private func result(errorMessage: String?, errorLocation: ScenarioLocation?) -> ScenarioResult {
-        let redactor = SecretRedactor(secrets: secrets(), enabled: !options.revealSecrets)
+        let policy = RedactionPolicy(scenario: scenario, driver: driver)
+        let redactor = SecretRedactor(
+            secrets: policy.secrets(of: scenario, requests: backend.requests), enabled: !options.revealSecrets, policy: policy)
         steps = steps.map { step in
             var step = step
             step.assertions = step.assertions.map { Self.masked($0, by: redactor) }
@@ -432,81 +434,6 @@ final class ScenarioRun: @unchecked Sendable {
     /// A transcript line cut for reports, after masking, so no part of a long token survives.
     static func shortened(_ line: String) -> String {
         line.count > 400 ? String(line.prefix(400)) + "…" : line
-    }
-
-    /// Secrets the scenario mentions, and credentials the stack sent.
-    private func secrets() -> [String] {
-        let extra = Set((scenario.secretKeys + driver.secretKeys).map(SecretRedactor.normalized))
-        func inJSON(_ value: JSONValue) -> [String] { SecretRedactor.secrets(in: value, extraKeys: extra) }
-        func inBody(_ body: Data) -> [String] {
-            if let json = JSONValue.parse(body) { return inJSON(json) }
-            let text = String(decoding: body.prefix(1 << 20), as: UTF8.self)
-            return SecretRedactor.secrets(inForm: text, extraKeys: extra) + SecretRedactor.jwtShaped(in: text)
-        }
-        // Requests repeat the same credentials: look at each distinct request once.
-        var seen: Set<String> = []
-        var found = inJSON(scenario.given)
-        for exchange in scenario.exchanges {
-            for field in exchange.request.headers { found += SecretRedactor.credentials(in: field.value) }
-            found += SecretRedactor.secrets(inQuery: exchange.request.query, extraKeys: extra)
-            switch exchange.request.body {
-            case .jsonSubset(let json)?: found += inJSON(json)
-            case .text(let text)?: found += inBody(Data(text.utf8))
-            case nil: break
-            }
-            if case .exact(let path)? = exchange.request.path { found += SecretRedactor.secrets(inPath: path) }
-            if case .response(let response) = exchange.reply {
-                for field in response.headers where Self.isCredentialHeader(field.name) {
-                    found += SecretRedactor.credentials(in: field.value)
-                }
-                found += inBody(response.body)
-            }
-        }
-        for step in scenario.steps {
-            for call in step.calls { found += inJSON(call.arguments) }
-            for outcome in Self.outcomes(of: step) {
-                switch outcome {
-                case .value(let value): found += inJSON(value)
-                // An error's `code` names what went wrong; anything else in it may be a secret.
-                case .error(.object(let object)): found += inJSON(.object(JSONObject(object.filter { $0.key != "code" })))
-                default: break
-                }
-            }
-            if case .check(let expectations) = step.kind { found += Self.secrets(in: expectations, extra: extra) }
-        }
-        found += Self.secrets(in: scenario.expect, extra: extra)
-        for logged in backend.requests where seen.insert(ScriptedBackend.describe(logged.request)).inserted {
-            for field in logged.request.headers where Self.isCredentialHeader(field.name) {
-                found += SecretRedactor.credentials(in: field.value)
-            }
-            found += SecretRedactor.secrets(inQuery: logged.request.query.map { ($0.name, $0.value ?? "") }, extraKeys: extra)
-            found += SecretRedactor.secrets(inPath: logged.request.path)
-            if let body = logged.request.body { found += inBody(body) }
-        }
-        return found
-    }
-
-    /// Values an expectation names that may be secret: expected credentials and bodies.
-    private static func secrets(in expectations: Expectations, extra: Set<String>) -> [String] {
-        var found = expectations.state.map { SecretRedactor.secrets(in: $0, extraKeys: extra) } ?? []
-        for pattern in expectations.requests?.log ?? [] {
-            for (_, value) in pattern.headers { found += value.map(SecretRedactor.credentials(in:)) ?? [] }
-            found += pattern.json.map { SecretRedactor.secrets(in: $0, extraKeys: extra) } ?? []
-        }
-        return found
-    }
-
-    /// The outcomes a step expects of its actions.
-    private static func outcomes(of step: Step) -> [Outcome] {
-        switch step.kind {
-        case .perform(_, _, let expect?), .await(_, let expect?): [expect]
-        case .group(_, let expects): expects.compactMap { $0 }
-        default: []
-        }
-    }
-
-    private static func isCredentialHeader(_ name: String) -> Bool {
-        ["authorization", "cookie", "set-cookie", "proxy-authorization"].contains(name.lowercased())
     }
 
     static func label(_ step: Step) -> String {

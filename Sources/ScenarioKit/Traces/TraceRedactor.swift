@@ -35,12 +35,6 @@ public struct TraceRedactor: Sendable {
         }
     }
 
-    /// Header names whose whole value is a credential, besides `Authorization` and cookies.
-    static let keyHeaderWords = ["apikey", "token", "secret", "auth", "session", "password", "signature"]
-
-    /// Cookie values shorter than this are preferences, not credentials.
-    static let minimumCookieLength = 8
-
     /// Creates a redactor.
     public init() {}
 
@@ -56,185 +50,75 @@ public struct TraceRedactor: Sendable {
         for secret in finder.ordered { report.counts[secret.kind, default: 0] += 1 }
         return (redacted, report)
     }
-
-    /// The kind a secret found under this JSON, query or form name has.
-    static func kind(forKey name: String) -> Kind {
-        let key = name.lowercased().filter { $0 != "_" && $0 != "-" }
-        if key.contains("password") { return .password }
-        if key == "code" || key == "otp" { return .code }
-        if key.contains("secret") { return .secret }
-        if key.contains("cookie") { return .cookie }
-        if key == "authorization" { return .authorization }
-        if key == "apikey" { return .apiKey }
-        return .token
-    }
-
-    /// Whether a word looks like a JWT: three base64url parts, the first a JSON header.
-    static func isJWT(_ word: Substring) -> Bool {
-        guard word.hasPrefix("eyJ"), word.count >= 20 else { return false }
-        let parts = word.split(separator: ".", omittingEmptySubsequences: false)
-        return (parts.count == 3 || parts.count == 5) && parts[0].count >= 4 && parts[1].count >= 2
-    }
-
-    /// Splits text into runs of word characters (letters, digits, `_`, `-`, `.`) and the rest.
-    static func forEachWord(in text: String, _ body: (Substring) -> Void) {
-        var start: String.Index?
-        var index = text.startIndex
-        while index < text.endIndex {
-            if isWordCharacter(text[index]) {
-                if start == nil { start = index }
-            } else if let wordStart = start {
-                body(text[wordStart..<index])
-                start = nil
-            }
-            index = text.index(after: index)
-        }
-        if let wordStart = start { body(text[wordStart...]) }
-    }
-
-    static func isWordCharacter(_ character: Character) -> Bool {
-        character.isLetter || character.isNumber || character == "_" || character == "-" || character == "."
-    }
 }
 
-/// Pass one: every secret in capture order, each with the kind it was first seen as.
+/// Pass one: every secret in capture order, each with the kind it was first seen as, by the
+/// shared ``RedactionPolicy``.
 private struct SecretFinder {
-    var ordered: [(value: String, kind: TraceRedactor.Kind)] = []
-    private var seen: Set<String> = []
+    let policy = RedactionPolicy()
+    var found = RedactionPolicy.Findings()
 
-    mutating func add(_ value: String, _ kind: TraceRedactor.Kind) {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        // Placeholders of an already redacted trace are not secrets again.
-        guard !trimmed.isEmpty, !trimmed.hasPrefix("redacted-"), seen.insert(trimmed).inserted else { return }
-        ordered.append((trimmed, kind))
-    }
+    /// The secrets, without placeholders of an already redacted trace.
+    var ordered: [RedactionPolicy.Finding] { found.ordered.filter { !$0.value.hasPrefix("redacted-") } }
 
     mutating func collect(_ entry: HARLog.Entry) {
-        collect(headers: entry.request.headers, request: true)
+        for field in entry.request.headers { policy.collect(header: field.name, value: field.value, into: &found) }
         collect(url: entry.request.url)
-        if let body = entry.request.body { collect(body: body, mimeType: entry.request.mimeType) }
+        if let body = entry.request.body { policy.collect(body: Data(body.utf8), contentType: entry.request.mimeType, into: &found) }
         if let response = entry.response {
-            collect(headers: response.headers, request: false)
-            if let text = String(data: response.body, encoding: .utf8) { collect(body: text, mimeType: response.mimeType) }
-        }
-    }
-
-    private mutating func collect(headers: [HARLog.Field], request: Bool) {
-        for field in headers {
-            let name = field.name.lowercased().filter { $0 != "_" && $0 != "-" }
-            switch name {
-            case "authorization", "proxyauthorization":
-                if let credential = SecretRedactor.credentials(in: field.value).first { add(credential, .authorization) }
-            case "cookie":
-                for pair in field.value.split(separator: ";") {
-                    let parts = pair.split(separator: "=", maxSplits: 1)
-                    // Preference cookies (`theme=dark`) are short; a short value replaced
-                    // everywhere would eat ordinary words. Session cookies are long.
-                    if parts.count == 2, parts[1].count >= TraceRedactor.minimumCookieLength { add(String(parts[1]), .cookie) }
-                }
-            case "setcookie":
-                // Only the cookie's own value: attributes such as Path are not secret.
-                let first = field.value.split(separator: ";").first.map(String.init) ?? ""
-                let parts = first.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[1].count >= TraceRedactor.minimumCookieLength { add(String(parts[1]), .cookie) }
-            default:
-                if TraceRedactor.keyHeaderWords.contains(where: name.contains) || SecretRedactor.isSecretKey(name) {
-                    add(field.value, .apiKey)
-                }
-            }
-            collectJWTs(in: field.value)
+            for field in response.headers { policy.collect(header: field.name, value: field.value, into: &found) }
+            policy.collect(body: response.body, contentType: response.mimeType, into: &found)
         }
     }
 
     private mutating func collect(url: String) {
-        if let items = URLComponents(string: url)?.queryItems {
-            for item in items where SecretRedactor.isSecretKey(item.name) {
-                if let value = item.value { add(value, TraceRedactor.kind(forKey: item.name)) }
-            }
+        guard let components = URLComponents(string: url) else {
+            policy.collect(text: url, into: &found)
+            return
         }
-        collectJWTs(in: url)
-    }
-
-    private mutating func collect(body: String, mimeType: String?) {
-        if let json = JSONValue.parse(Data(body.utf8)) {
-            collect(json: json)
-        } else if mimeType?.contains("x-www-form-urlencoded") == true || (body.contains("=") && !body.contains(" ")) {
-            for pair in body.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2 else { continue }
-                let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-                guard SecretRedactor.isSecretKey(name) else { continue }
-                // The raw (encoded) form is what the text holds; the decoded one what JSON would.
-                add(String(parts[1]), TraceRedactor.kind(forKey: name))
-                let decoded = String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-                if let decoded { add(decoded, TraceRedactor.kind(forKey: name)) }
-            }
+        policy.collect(path: components.percentEncodedPath, into: &found)
+        if let query = components.percentEncodedQuery {
+            // As a form: `+` is a space there, and each value is found decoded and as written.
+            policy.collect(form: query, into: &found)
+            policy.collect(query: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, into: &found)
         }
-        collectJWTs(in: body)
-    }
-
-    private mutating func collect(json: JSONValue) {
-        switch json {
-        case .object(let object):
-            for member in object {
-                if SecretRedactor.isSecretKey(member.key) {
-                    switch member.value {
-                    case .string(let text):
-                        let kind = TraceRedactor.kind(forKey: member.key)
-                        if kind == .authorization, let credential = SecretRedactor.credentials(in: text).first {
-                            add(credential, kind)
-                        } else {
-                            add(text, kind)
-                        }
-                    case .number: add(member.value.compactText, TraceRedactor.kind(forKey: member.key))
-                    default: collect(json: member.value)
-                    }
-                } else {
-                    collect(json: member.value)
-                }
-            }
-        case .array(let elements): for element in elements { collect(json: element) }
-        default: break
-        }
-    }
-
-    private mutating func collectJWTs(in text: String) {
-        guard text.contains("eyJ") else { return }
-        TraceRedactor.forEachWord(in: text) { word in
-            if TraceRedactor.isJWT(word) { add(String(word), .jwt) }
-        }
+        for jwt in RedactionPolicy.jwtShaped(in: url) { found.add(jwt, .jwt) }
     }
 }
 
-/// Pass two: replaces each secret by its placeholder wherever it stands alone.
+/// Pass two: replaces each secret, in every form it takes, by its placeholder.
 private struct Replacer {
-    /// Secrets that are one word: found by splitting text into words, so cost stays linear.
-    private var words: [Substring: String] = [:]
-    /// Secrets with other characters (spaces, `=`, `%`): few, replaced by search, longest first.
-    private var phrases: [(secret: String, placeholder: String)] = []
+    private let masker: SecretMasker
+    /// Placeholders by value, for values that JSON holds whole (short codes, numbers).
+    private let placeholders: [String: String]
+    private let policy = RedactionPolicy()
 
-    init(secrets: [(value: String, kind: TraceRedactor.Kind)]) {
+    init(secrets: [RedactionPolicy.Finding]) {
         var numbers: [TraceRedactor.Kind: Int] = [:]
+        var pairs: [(secret: String, mask: String)] = []
+        var placeholders: [String: String] = [:]
         for secret in secrets {
             numbers[secret.kind, default: 0] += 1
             let placeholder = "redacted-\(secret.kind.rawValue)-\(numbers[secret.kind] ?? 0)"
-            if secret.value.allSatisfy(TraceRedactor.isWordCharacter) {
-                words[Substring(secret.value)] = placeholder
-            } else {
-                phrases.append((secret.value, placeholder))
-            }
+            pairs.append((secret.value, placeholder))
+            placeholders[secret.value] = placeholder
         }
-        phrases.sort { $0.secret.count > $1.secret.count }
+        self.masker = SecretMasker(pairs, policy: policy)
+        self.placeholders = placeholders
     }
 
     func redact(_ entry: HARLog.Entry) -> HARLog.Entry {
         var entry = entry
         entry.request.url = text(entry.request.url)
         entry.request.headers = entry.request.headers.map { HARLog.Field($0.name, text($0.value)) }
-        entry.request.body = entry.request.body.map(body)
+        entry.request.body = entry.request.body.map { body($0) }
         if var response = entry.response {
             response.headers = response.headers.map { HARLog.Field($0.name, text($0.value)) }
-            if let bodyText = String(data: response.body, encoding: .utf8) { response.body = Data(body(bodyText).utf8) }
+            if let bodyText = String(data: response.body, encoding: .utf8) {
+                response.body = Data(body(bodyText).utf8)
+            } else {
+                response.body = binary(response.body)
+            }
             entry.response = response
         }
         return entry
@@ -249,6 +133,19 @@ private struct Replacer {
         return redact(json: json).compactText
     }
 
+    /// A binary body: each secret's bytes (as is or base64) replaced where they occur.
+    private func binary(_ data: Data) -> Data {
+        // Latin-1 maps every byte to one character, so the masker sees the bytes as they are.
+        guard let latin = String(data: data, encoding: .isoLatin1) else { return data }
+        let masked = masker.mask(latin)
+        guard masked != latin else { return data }
+        var out = Data()
+        for scalar in masked.unicodeScalars {
+            if scalar.value < 0x100 { out.append(UInt8(scalar.value)) } else { out.append(contentsOf: Array(String(scalar).utf8)) }
+        }
+        return out
+    }
+
     private func redact(json: JSONValue) -> JSONValue {
         switch json {
         case .string(let value): return .string(text(value))
@@ -257,10 +154,13 @@ private struct Replacer {
             return .object(
                 JSONObject(
                     object.map { member -> (String, JSONValue) in
-                        if case .number = member.value, SecretRedactor.isSecretKey(member.key),
-                            let placeholder = words[Substring(member.value.compactText)]
-                        {
-                            return (member.key, .string(placeholder))
+                        if policy.isCredentialName(member.key), !policy.isContainerName(member.key) {
+                            if case .number = member.value, let placeholder = placeholders[member.value.compactText] {
+                                return (member.key, .string(placeholder))
+                            }
+                            if case .string(let value) = member.value, let placeholder = placeholders[value] {
+                                return (member.key, .string(placeholder))
+                            }
                         }
                         return (member.key, redact(json: member.value))
                     }))
@@ -268,23 +168,5 @@ private struct Replacer {
         }
     }
 
-    func text(_ value: String) -> String {
-        var result = value
-        for phrase in phrases where result.contains(phrase.secret) {
-            result = result.replacingOccurrences(of: phrase.secret, with: phrase.placeholder)
-        }
-        guard !words.isEmpty else { return result }
-        var out = ""
-        var changed = false
-        var last = result.startIndex
-        TraceRedactor.forEachWord(in: result) { word in
-            guard let placeholder = words[word] else { return }
-            out += result[last..<word.startIndex]
-            out += placeholder
-            last = word.endIndex
-            changed = true
-        }
-        guard changed else { return result }
-        return out + result[last...]
-    }
+    func text(_ value: String) -> String { masker.mask(value) }
 }

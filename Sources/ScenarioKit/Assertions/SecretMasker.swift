@@ -1,0 +1,342 @@
+import Foundation
+
+/// Finds known secrets in text in every form they can take there and replaces each with its
+/// mask. The engine behind both ``SecretRedactor`` (`‹redacted#1›`) and ``TraceRedactor``
+/// (`redacted-token-1`); which values are secret is ``RedactionPolicy``'s business.
+///
+/// Forms found, all precomputed once per secret:
+/// - as is, and with any mix of percent-escapes (`%2F` or `/`, `%2b` or `%2B`, `+` or `%20` for a
+///   space), JSON escapes (`\"`, `\/`, `\\`, `\u0041`), and escapes of escapes (a JSON string in a
+///   JSON string);
+/// - in base64 and base64url, with or without padding, inside a larger blob at any offset: for
+///   each of the three alignments the characters that only the secret's bytes decide;
+/// - a secret of digits only (a PIN, a one-time code) only where it stands as the value of a
+///   credential name (`"code":123456`, `pin=1234`), so counts and statuses are never masked.
+///
+/// A secret of ``anywhereLength`` bytes or more is masked wherever it occurs, inside a longer
+/// word or binary data too; a shorter one only where it stands alone, so `A1b2` does not eat
+/// `A1b20`. The search is byte-wise: a table of possible first bytes picks the candidates.
+struct SecretMasker: Sendable {
+    /// Secrets (and base64 forms) at least this long are masked inside longer words too.
+    static let anywhereLength = 12
+
+    /// What one byte of a needle may appear as.
+    private struct Needle: Sendable {
+        var bytes: [UInt8]
+        var mask: [UInt8]
+        /// Masked inside words too, not only where it stands alone.
+        var anywhere: Bool
+        /// Digits only: masked only as the value of a credential name.
+        var keyed: Bool
+        /// Percent- and JSON-escapes of each byte are accepted (not for base64 forms' letters,
+        /// which are accepted escaped too: a base64 blob in a URL is percent-encoded).
+        var escapes: Bool
+    }
+
+    private let needles: [Needle]
+    /// Indices of `needles` (longest first) whose match may begin with each byte value.
+    private let starts: [[Int]]
+    private let policy: RedactionPolicy
+    /// Non-ASCII secrets with their masks: also searched as Foundation compares (either
+    /// Unicode normal form), which bytes cannot do.
+    private let unicode: [(secret: String, mask: String)]
+
+    /// A masker for these secrets; `mask` is what each becomes. Values shorter than
+    /// ``SecretRedactor/minimumLength`` are ignored.
+    init(_ secrets: [(secret: String, mask: String)], policy: RedactionPolicy = RedactionPolicy()) {
+        var needles: [Needle] = []
+        var unicode: [(String, String)] = []
+        var seen: Set<[UInt8]> = []
+        for (secret, mask) in secrets where secret.count >= SecretRedactor.minimumLength {
+            let bytes = Array(secret.utf8)
+            let maskBytes = Array(mask.utf8)
+            guard seen.insert(bytes).inserted else { continue }
+            if bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                needles.append(Needle(bytes: bytes, mask: maskBytes, anywhere: false, keyed: true, escapes: false))
+                continue
+            }
+            needles.append(
+                Needle(bytes: bytes, mask: maskBytes, anywhere: bytes.count >= Self.anywhereLength, keyed: false, escapes: true))
+            if bytes.contains(where: { $0 >= 0x80 }) { unicode.append((secret, mask)) }
+            for form in Self.base64Cores(of: bytes) where form.count >= SecretRedactor.minimumLength && seen.insert(form).inserted {
+                needles.append(
+                    Needle(bytes: form, mask: maskBytes, anywhere: form.count >= Self.anywhereLength, keyed: false, escapes: true))
+            }
+        }
+        // Longest first, so a secret that contains another is masked whole.
+        needles.sort { $0.bytes.count != $1.bytes.count ? $0.bytes.count > $1.bytes.count : $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        var starts = [[Int]](repeating: [], count: 256)
+        for (index, needle) in needles.enumerated() {
+            for byte in Self.firstBytes(of: needle) where starts[Int(byte)].last != index { starts[Int(byte)].append(index) }
+        }
+        self.needles = needles
+        self.starts = starts
+        self.policy = policy
+        self.unicode = unicode.sorted { $0.0.count > $1.0.count }
+    }
+
+    /// Whether there is nothing to mask.
+    var isEmpty: Bool { needles.isEmpty }
+
+    /// The base64 and base64url characters that only `secret`'s bytes decide, for the secret
+    /// at offset 0, 1 and 2 (mod 3) of a larger blob: each is a substring of every base64 text
+    /// of any blob holding the secret at that alignment, padded or not.
+    static func base64Cores(of secret: [UInt8]) -> [[UInt8]] {
+        var cores: [[UInt8]] = []
+        for offset in 0..<3 {
+            let data = Data([UInt8](repeating: 0, count: offset) + secret)
+            let text = Array(data.base64EncodedString().utf8)
+            // Characters from the first one wholly inside the secret to the last one wholly inside.
+            let first = (offset * 8 + 5) / 6
+            let end = ((offset + secret.count) * 8) / 6
+            guard end > first else { continue }
+            let core = Array(text[first..<end])
+            cores.append(core)
+            let url = core.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : ($0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0) }
+            if url != core { cores.append(url) }
+        }
+        return cores
+    }
+
+    private static func firstBytes(of needle: Needle) -> [UInt8] {
+        guard let first = needle.bytes.first else { return [] }
+        guard needle.escapes else { return [first] }
+        var bytes: [UInt8] = [first, UInt8(ascii: "%"), UInt8(ascii: "\\"), UInt8(ascii: "&")]
+        if first == UInt8(ascii: " ") { bytes.append(UInt8(ascii: "+")) }
+        return bytes
+    }
+
+    /// The text with every secret in every form replaced by its mask.
+    func mask(_ text: String) -> String {
+        guard !needles.isEmpty else { return text }
+        var result = text
+        if !unicode.isEmpty {
+            for (secret, mask) in unicode { result = Self.replaceStandaloneByCharacter(secret, with: mask, in: result) }
+        }
+        var contiguous = result
+        return contiguous.withUTF8 { bytes in
+            var out: [UInt8] = []
+            var copied = 0
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let candidates = starts[Int(bytes[index])]
+                var matchedEnd: Int?
+                var matchedMask: [UInt8] = []
+                for candidate in candidates {
+                    let needle = needles[candidate]
+                    guard let end = match(needle, in: bytes, at: index), accepts(needle, in: bytes, from: index, to: end) else { continue }
+                    matchedEnd = end
+                    matchedMask = needle.mask
+                    break
+                }
+                guard let end = matchedEnd else {
+                    index += 1
+                    continue
+                }
+                out.append(contentsOf: bytes[copied..<index])
+                out.append(contentsOf: matchedMask)
+                copied = end
+                index = end
+            }
+            guard copied > 0 else { return result }
+            out.append(contentsOf: bytes[copied...])
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// Where a match of `needle` starting at `start` ends, if there is one.
+    private func match(_ needle: Needle, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        guard needle.escapes else {
+            let count = needle.bytes.count
+            guard start + count <= bytes.count else { return nil }
+            for offset in 0..<count where bytes[start + offset] != needle.bytes[offset] { return nil }
+            return start + count
+        }
+        return Self.match(needle.bytes[...], in: bytes, at: start)
+    }
+
+    /// Matches the rest of a needle, each byte as is or escaped, backtracking between forms.
+    private static func match(_ rest: ArraySlice<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Int? {
+        guard let byte = rest.first else { return position }
+        let tail = rest.dropFirst()
+        let count = bytes.count
+        guard position < count else { return nil }
+        let here = bytes[position]
+        // As is.
+        if here == byte, let end = match(tail, in: bytes, at: position + 1) { return end }
+        // A space as `+` (form encoding).
+        if byte == UInt8(ascii: " "), here == UInt8(ascii: "+"), let end = match(tail, in: bytes, at: position + 1) { return end }
+        // Percent-encoded, either case of hex; `%25` escapes once more (`%252F`).
+        if here == UInt8(ascii: "%") {
+            // `%2F`, or `%252F` (encoded again): skip any `25`s before the last escape.
+            var at = position + 1
+            while true {
+                if at + 1 < count, let high = hexValue(bytes[at]), let low = hexValue(bytes[at + 1]), high << 4 | low == byte,
+                    let end = match(tail, in: bytes, at: at + 2)
+                {
+                    return end
+                }
+                guard at + 3 < count, bytes[at] == UInt8(ascii: "2"), bytes[at + 1] == UInt8(ascii: "5") else { break }
+                at += 2
+            }
+        }
+        // An HTML entity (a server's HTML page, a report's markup).
+        if here == UInt8(ascii: "&"), let entities = htmlEntities[byte] {
+            for entity in entities where position + entity.count <= count {
+                var same = true
+                for offset in 0..<entity.count where bytes[position + offset] != entity[offset] {
+                    same = false
+                    break
+                }
+                if same, let end = match(tail, in: bytes, at: position + entity.count) { return end }
+            }
+        }
+        // JSON escapes, at any depth (a JSON string inside a JSON string): a run of backslashes
+        // then the character, its short escape or a `\u00XX`.
+        if here == UInt8(ascii: "\\") {
+            var at = position
+            while at < count, bytes[at] == UInt8(ascii: "\\") { at += 1 }
+            let run = at - position
+            if byte == UInt8(ascii: "\\"), run >= 2 {
+                // A backslash escaped: 2, 4 or 8 backslashes (escaped once, twice or three times).
+                for width in [2, 4, 8] where width <= run {
+                    if let end = match(tail, in: bytes, at: position + width) { return end }
+                }
+            }
+            if at < count {
+                let next = bytes[at]
+                if next == byte, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "/"), let end = match(tail, in: bytes, at: at + 1) {
+                    return end
+                }
+                if let short = shortEscapes[byte], next == short, let end = match(tail, in: bytes, at: at + 1) { return end }
+                if next == UInt8(ascii: "u"), at + 4 < count, bytes[at + 1] == UInt8(ascii: "0"), bytes[at + 2] == UInt8(ascii: "0"),
+                    let high = hexValue(bytes[at + 3]), let low = hexValue(bytes[at + 4]), high << 4 | low == byte,
+                    let end = match(tail, in: bytes, at: at + 5)
+                {
+                    return end
+                }
+            }
+        }
+        return nil
+    }
+
+    private static let htmlEntities: [UInt8: [[UInt8]]] = [
+        UInt8(ascii: "&"): [Array("&amp;".utf8), Array("&#38;".utf8)],
+        UInt8(ascii: "\""): [Array("&quot;".utf8), Array("&#34;".utf8)],
+        UInt8(ascii: "'"): [Array("&apos;".utf8), Array("&#39;".utf8)],
+        UInt8(ascii: "<"): [Array("&lt;".utf8)], UInt8(ascii: ">"): [Array("&gt;".utf8)],
+    ]
+
+    private static let shortEscapes: [UInt8: UInt8] = [
+        UInt8(ascii: "\n"): UInt8(ascii: "n"), UInt8(ascii: "\r"): UInt8(ascii: "r"), UInt8(ascii: "\t"): UInt8(ascii: "t"),
+    ]
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Whether a match found at `start..<end` is masked: anywhere for long secrets; otherwise
+    /// only where it stands alone; digits only as a credential name's value.
+    private func accepts(_ needle: Needle, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        if needle.anywhere { return true }
+        let alone = !Self.wordBefore(start, in: bytes) || !Self.isWordByte(needle.bytes.first ?? 0)
+        let aloneAfter = !Self.wordCharacter(startingAt: end, in: bytes) || !Self.isWordByte(needle.bytes.last ?? 0)
+        guard alone, aloneAfter else { return false }
+        return !needle.keyed || keyed(bytes, before: start)
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || wordCharacter(startingAt: 0, in: [byte])
+    }
+
+    /// Whether a word continues before `offset`; an escape (`%2F`, `\n`) ends a word.
+    private static func wordBefore(_ offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if offset >= 3, bytes[offset - 3] == UInt8(ascii: "%"), hexValue(bytes[offset - 2]) != nil, hexValue(bytes[offset - 1]) != nil {
+            return false
+        }
+        if offset >= 2, bytes[offset - 2] == UInt8(ascii: "\\") { return false }
+        return wordCharacter(endingAt: offset, in: bytes)
+    }
+
+    /// Whether the digits before `start` are the value of a credential name: `"pin": "1234"`,
+    /// `code=1234`, `\"otp\":1234`.
+    private func keyed(_ bytes: UnsafeBufferPointer<UInt8>, before start: Int) -> Bool {
+        var at = start
+        func skip(_ set: [UInt8]) { while at > 0, set.contains(bytes[at - 1]) { at -= 1 } }
+        skip([UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: " ")])
+        guard at > 0, bytes[at - 1] == UInt8(ascii: ":") || bytes[at - 1] == UInt8(ascii: "=") else { return false }
+        at -= 1
+        skip([UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: " ")])
+        let end = at
+        while at > 0, Self.isNameByte(bytes[at - 1]) { at -= 1 }
+        guard end > at else { return false }
+        return policy.isCredentialName(String(decoding: UnsafeBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self))
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            true
+        default: false
+        }
+    }
+
+    /// The same replacement for a secret with non-ASCII characters, compared as Foundation does.
+    private static func replaceStandaloneByCharacter(_ secret: String, with mask: String, in text: String) -> String {
+        guard text.contains(secret) else { return text }
+        var out = ""
+        var rest = text[...]
+        while let range = rest.range(of: secret) {
+            let before = range.lowerBound > rest.startIndex ? rest[rest.index(before: range.lowerBound)] : nil
+            let after = range.upperBound < rest.endIndex ? rest[range.upperBound] : nil
+            let standalone = !(before.map(isWordCharacter) ?? false) && !(after.map(isWordCharacter) ?? false)
+            out += rest[..<range.lowerBound]
+            out += standalone ? mask : String(rest[range])
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// Whether the character whose UTF-8 ends just before `offset` is part of a word.
+    private static func wordCharacter(endingAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard offset > 0 else { return false }
+        var start = offset - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return wordCharacter(startingAt: start, in: bytes)
+    }
+
+    private static func wordCharacter(startingAt offset: Int, in bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { wordCharacter(startingAt: offset, in: $0) }
+    }
+
+    /// Whether the character whose UTF-8 starts at `offset` is part of a word: a letter, a digit,
+    /// `_`, `-` or `.`, or a combining mark (which belongs to the character before it).
+    private static func wordCharacter(startingAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard offset < bytes.count else { return false }
+        let byte = bytes[offset]
+        if byte < 0x80 {
+            let scalar = Unicode.Scalar(byte)
+            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        var iterator = bytes[offset...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return properties.isAlphabetic || properties.numericType != nil
+        }
+    }
+
+    static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "_" || character == "-" || character == "."
+    }
+}
