@@ -47,6 +47,7 @@
 
         /// Loads and runs the file; whatever a test framework should record, in order.
         func run(with driver: any ScenarioDriver, options: RunOptions) async -> (result: ScenarioResult?, problems: [Problem]) {
+            if let problem { return (nil, [Problem(message: problem, location: nil)]) }
             let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             let scenario: Scenario
             switch loader.load(contentsOf: path, id: id) {
