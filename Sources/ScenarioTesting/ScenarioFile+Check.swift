@@ -13,20 +13,41 @@
         public func check(with driver: any ScenarioDriver, options: RunOptions = RunOptions()) async -> ScenarioResult? {
             let outcome = await run(with: driver, options: options)
             for problem in outcome.problems {
-                Issue.record(Comment(rawValue: problem.message), sourceLocation: at(problem.location))
+                // Recorded as an error so that the issue's own line is its title
+                // ("Caught error: state.screen: expected ..."), not "Issue recorded".
+                Issue.record(
+                    ScenarioProblem(title: problem.title), problem.details.isEmpty ? nil : Comment(rawValue: problem.details),
+                    sourceLocation: at(problem.location))
             }
             if let result = outcome.result, !outcome.problems.isEmpty { Self.attach(result) }
             return outcome.result
         }
 
-        /// A problem of a scenario file, where it is.
+        /// A problem of a scenario file, where it is: a one-line title and the lines that explain it.
         struct Problem: Sendable {
-            var message: String
+            var title: String
+            var details: String = ""
             var location: ScenarioKit.ScenarioLocation?
+
+            /// The title and the details, as one message.
+            var message: String { details.isEmpty ? title : title + "\n" + details }
+
+            init(title: String, details: String = "", location: ScenarioKit.ScenarioLocation?) {
+                self.title = title
+                self.details = details
+                self.location = location
+            }
+
+            /// A problem whose first line is its title.
+            init(message: String, location: ScenarioKit.ScenarioLocation?) {
+                let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+                self.init(title: String(lines[0]), details: lines.count > 1 ? String(lines[1]) : "", location: location)
+            }
         }
 
         /// Loads and runs the file; whatever a test framework should record, in order.
         func run(with driver: any ScenarioDriver, options: RunOptions) async -> (result: ScenarioResult?, problems: [Problem]) {
+            if let problem { return (nil, [Problem(message: problem, location: nil)]) }
             let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             let scenario: Scenario
             switch loader.load(contentsOf: path, id: id) {
@@ -44,10 +65,19 @@
                 let message = result.errorMessage ?? "the scenario could not finish"
                 return (result, [Problem(message: message, location: result.errorLocation ?? scenario.location)])
             case .failed:
-                let problems = result.failures.map { failure in
-                    var text = "\(failure.label): \(failure.message)"
-                    if let diff = failure.diff { text += "\n" + diff }
-                    return Problem(message: text, location: failure.location ?? scenario.location)
+                // Causes first (an unmatched request before the wrong outcome it led to), each
+                // titled by what went wrong and placed at the key that failed.
+                let problems = result.failedChecks.map { step, failure in
+                    var details: [String] = []
+                    if let diff = failure.diff {
+                        details.append(diff)
+                    } else {
+                        if let expected = failure.expected { details.append("expected: " + expected) }
+                        if let actual = failure.actual { details.append("actual: " + actual) }
+                    }
+                    return Problem(
+                        title: failure.summary, details: details.joined(separator: "\n"),
+                        location: failure.location ?? step.location ?? scenario.location)
                 }
                 return (result, problems)
             }
@@ -59,6 +89,13 @@
             return Testing.SourceLocation(
                 fileID: "scenarios/" + (file as NSString).lastPathComponent, filePath: file, line: max(1, location?.line ?? 1),
                 column: max(1, location?.column ?? 1))
+        }
+
+        /// What a scenario's failed check records in Swift Testing: its one-line summary is the
+        /// issue's title.
+        struct ScenarioProblem: Error, CustomStringConvertible {
+            var title: String
+            var description: String { title }
         }
 
         private static func attach(_ result: ScenarioResult) {

@@ -20,11 +20,19 @@
         public let id: String
         /// The file's path.
         public let path: String
+        /// Why this case stands for no file at all (a folder that does not exist, cannot be read
+        /// or holds no scenario): what the case fails with.
+        let problem: String?
 
         /// Creates a case for one file.
         public init(id: String, path: String) {
+            self.init(id: id, path: path, problem: nil)
+        }
+
+        init(id: String, path: String, problem: String?) {
             self.id = id
             self.path = path
+            self.problem = problem
         }
 
         /// Shown as the case's name.
@@ -32,16 +40,22 @@
 
         /// Every scenario file under `folder` (recursively), in path order. A relative `folder` is
         /// taken from the package root found above `relativeTo` (pass `#filePath`), so the cases are
-        /// the same whatever directory the tests run from. A folder that cannot be read gives one
-        /// case named after it, which fails with the reason: never an empty, silently green list.
+        /// the same whatever directory the tests run from. A folder that does not exist, cannot be
+        /// read or holds no scenario gives one case named after it (`no such folder: Scenarioz`),
+        /// which fails with that reason: never an empty, silently green list.
         public static func all(in folder: String, relativeTo filePath: String = #filePath) -> [ScenarioFile] {
             let root = folder.hasPrefix("/") ? folder : packageRoot(above: filePath) + "/" + folder
+            guard FileManager.default.fileExists(atPath: root) else {
+                return [ScenarioFile(id: "no such folder: \(folder)", path: root, problem: "no such folder: \(root)")]
+            }
             do {
                 let found = try ScenarioDiscovery.find([root])
-                guard !found.isEmpty else { return [ScenarioFile(id: "no scenario files in \(folder)", path: root)] }
+                guard !found.isEmpty else {
+                    return [ScenarioFile(id: "no scenario files in \(folder)", path: root, problem: "no scenario files in \(root)")]
+                }
                 return found.map { ScenarioFile(id: $0.id, path: $0.path) }
             } catch {
-                return [ScenarioFile(id: "cannot read \(folder)", path: root)]
+                return [ScenarioFile(id: "cannot read \(folder)", path: root, problem: error.description)]
             }
         }
 

@@ -18,10 +18,10 @@ extension SessionKitDriver {
             ],
             startAction: "bootstrap",
             startRequests: [.init("GET", "/health"), .init("GET", "/users/me"), .init("GET", "/users/me/blocked")],
-            given: { accessToken, refreshToken in
-                guard let accessToken else { return [:] }
+            given: { credentials in
+                guard let accessToken = credentials.accessToken else { return [:] }
                 var session: JSONObject = ["accessToken": .string(accessToken)]
-                if let refreshToken { session["refreshToken"] = .string(refreshToken) }
+                if let refreshToken = credentials.refreshToken { session["refreshToken"] = .string(refreshToken) }
                 return ["session": .object(session)]
             })
     }

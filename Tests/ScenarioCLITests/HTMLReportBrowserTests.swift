@@ -23,6 +23,7 @@ struct HTMLReportBrowserTests {
         let scenarioCount = try FileManager.default.contentsOfDirectory(atPath: scenarios.path).filter { $0.hasSuffix(".json") }.count + 1
         #expect(load.document.components(separatedBy: "<section ").count - 1 == scenarioCount)
         #expect(load.document.components(separatedBy: "<svg ").count - 1 == scenarioCount)
-        #expect(load.document.contains("First divergence"))
+        // The unscripted request is the cause, and heads its scenario.
+        #expect(load.document.contains("Cause: step"))
     }
 }

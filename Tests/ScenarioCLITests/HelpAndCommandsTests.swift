@@ -34,6 +34,26 @@ struct HelpAndCommandsTests {
         }
     }
 
+    /// The help's exit codes say what the binary does when nothing is found: 2, and 0 only with
+    /// --allow-empty (it once said 0 "when there was nothing to run").
+    @Test func exitCodeHelpTellsTheTruthAboutAnEmptyRun() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Scenarios"), withIntermediateDirectories: true)
+        let help = try ScenarioBinary.run(["--help"], in: folder.url).stdout.split(separator: "\n").map(String.init)
+        let zero = try #require(help.first { $0.hasPrefix("  0 ") })
+        let two = try #require(help.first { $0.hasPrefix("  2 ") })
+        #expect(try ScenarioBinary.run(["run"], in: folder.url).status == 2)
+        #expect(two.contains("nothing was found or selected to run"), "\(two)")
+        #expect(try ScenarioBinary.run(["run", "--allow-empty"], in: folder.url).status == 0)
+        #expect(zero.contains("only with --allow-empty"), "\(zero)")
+        #expect(!zero.contains("there was nothing to run"))
+    }
+
+    @Test func theREADMEListsEveryCommand() throws {
+        let readme = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        for command in Self.commands { #expect(readme.contains("\nscenario \(command) "), "README's command list lacks \(command)") }
+    }
+
     @Test func runHelpDocumentsEveryFlag() throws {
         let folder = try TemporaryFolder()
         let result = try ScenarioBinary.run(["run", "--help"], in: folder.url)

@@ -61,6 +61,8 @@ import Testing
             let result = try ScenarioBinary.run(command, in: folder.url)
             #expect(result.status == 2)
             #expect(result.stderr.contains(expected), "\(result.stderr)")
+            // One "error:", where the place is (it once read "error: t.har:1:19: error: ...").
+            #expect(result.stderr.components(separatedBy: "error:").count - 1 == 1, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
         #expect(!folder.exists("out.har"))

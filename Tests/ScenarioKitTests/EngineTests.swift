@@ -206,7 +206,8 @@ import Testing
     @Test func parallelCopiesAreEachChecked() async {
         let scenario = Build.scenario(steps: [Build.step(.perform(Build.call("bump"), parallel: 3, expect: .value(["count": 1])))])
         let result = await ScenarioRunner(driver: TestDriver()).run(scenario)
-        #expect(result.failures.map(\.label) == ["outcome of copy 2 of 3", "outcome of copy 3 of 3"])
+        #expect(result.failures.map(\.label) == ["copy 2 of 3", "copy 3 of 3"])
+        #expect(result.failures.first?.summary == "copy 2 of 3: count: expected 1, got 2")
     }
 
     @Test func requestLogChecksOrderHeadersAndCounts() async {

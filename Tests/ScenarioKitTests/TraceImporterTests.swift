@@ -74,10 +74,47 @@ import Testing
         #expect(throws: TraceImporter.Failure.self) { try Self.scenario(entries, .init(host: "nowhere")) }
     }
 
-    @Test func aDriverWithoutADescriptionCannotImport() throws {
+    @Test func aDriverWithoutADescriptionCannotImportAndIsToldWhatToAdd() throws {
         let importer = TraceImporter(spec: .unsupported)
-        #expect(throws: TraceImporter.Failure.self) {
+        let failure = #expect(throws: TraceImporter.Failure.self) {
             try importer.makeScenario(from: HARLog(entries: [Self.entry(0, "GET", "https://a/x", status: 200)]), file: "t.har")
         }
+        #expect(failure?.description.contains("var traceImport: TraceImportSpec { TraceImportSpec(requestAction: ") == true)
+        #expect(failure?.description.contains("error:") == false, "the command line adds the one 'error:'")
+    }
+
+    /// A trace that starts signed in (a bearer token no answer handed out).
+    static func signedIn(authorization: String = "Bearer stored-token-1") -> HARLog {
+        var request = HARLog.Request(method: "GET", url: "https://a/feed")
+        request.headers = [HARLog.Field("Authorization", authorization)]
+        let entry = HARLog.Entry(
+            started: origin, time: 10, request: request, response: HARLog.Response(status: 200, body: Data(#"{"n":1}"#.utf8)))
+        return HARLog(entries: [entry])
+    }
+
+    /// Import without a way to store the session would write a draft that starts signed out and
+    /// cannot pass: it fails and says to add `given`.
+    @Test func aSignedInTraceNeedsGivenAndSaysSo() throws {
+        let failure = #expect(throws: TraceImporter.Failure.self) {
+            try TraceImporter(spec: Self.spec).makeScenario(from: Self.signedIn(), file: "t.har")
+        }
+        #expect(failure?.description.contains("given: { credentials in") == true, "\(failure?.description ?? "")")
+        #expect(failure?.description.contains("bearer token it never obtained") == true)
+    }
+
+    @Test func givenGetsTheStoredCredentialsByName() throws {
+        let spec = TraceImportSpec(
+            requestAction: "call",
+            given: { credentials in
+                [
+                    "session": [
+                        "accessToken": .string(credentials.accessToken ?? "none"),
+                        "refresh": credentials.refreshToken.map { .string($0) } ?? nil,
+                    ]
+                ]
+            })
+        let scenario = try TraceImporter(spec: spec).makeScenario(from: Self.signedIn(), file: "t.har").scenario
+        #expect(scenario["given"]?["session"]?["accessToken"] == "stored-token-1")
+        #expect(scenario["given"]?["session"]?["refresh"] == .null)
     }
 }

@@ -29,7 +29,8 @@ enum CLIError: Error, Sendable, Equatable {
     case cannotWrite(path: String, reason: String)
     /// A JUnit report that could not be merged.
     case invalidReport(String)
-    /// A trace (HAR) that could not be read or imported: the full located message.
+    /// A trace (HAR) that could not be read or imported: the full message, `error:` included
+    /// (`t.har:1:19: error: ...`), printed as it is.
     case invalidTrace(String)
     /// Nothing to check or run, and `--allow-empty` was not given: what was empty.
     case nothingSelected(String)
@@ -97,6 +98,8 @@ enum CLIError: Error, Sendable, Equatable {
 
     /// The full text for standard error: the message, and for usage errors where to read more.
     var report: String {
+        // A trace's message is already located and says "error:" itself: once is enough.
+        if case .invalidTrace(let message) = self { return message + "\n" }
         var text = "error: \(message)\n"
         if exitCode == .usage {
             let command = helpCommand.map { "scenario \($0) --help" } ?? "scenario --help"

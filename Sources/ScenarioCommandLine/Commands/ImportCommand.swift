@@ -12,7 +12,9 @@ struct ImportCommand: Command {
         parallel step, and requests the app sends by itself (refresh, health) exchanges only.
         'expect' is a draft of the request counts: finish it with the state and alerts the bug is
         about. Secrets are redacted unless --keep-secrets; the counts per kind are printed.
-        The scenario goes to standard output unless -o is given. A broken trace exits with 2.
+        The scenario goes to standard output unless -o is given. A broken trace exits with 2, and
+        so does a driver that lacks what a runnable draft needs (a traceImport; a 'given' for a
+        trace that starts signed in): the error says what to add.
         """
     static let options: [OptionSpec] = [
         .value("--output", short: "-o", "FILE", "Write the scenario here (default: standard output)"),
@@ -52,13 +54,13 @@ struct ImportCommand: Command {
         do {
             imported = try TraceImporter(spec: context.driver.traceImport, options: options).makeScenario(from: log, file: input)
         } catch {
-            throw .invalidTrace("\(input): error: \(error.description)")
+            throw .invalidTrace("\(input): error: \(error.description)")  // printed as is: one "error:"
         }
         let text = imported.scenario.prettyText + "\n"
         // The importer's promise is a scenario that lints clean: check it before handing it over.
         let loader = ScenarioLoader(actions: context.driver.actions, givenKeys: context.driver.givenKeys)
         if case .failure(let failure) = loader.load(data: Data(text.utf8), file: output ?? "<imported>", id: "imported") {
-            throw .invalidTrace("the imported scenario does not load (please report this with the trace):\n\(failure)")
+            throw .invalidTrace("error: the imported scenario does not load (please report this with the trace):\n\(failure)")
         }
         let summary = imported.summary
         let note =

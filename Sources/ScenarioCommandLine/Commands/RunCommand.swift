@@ -22,7 +22,7 @@ struct RunCommand: Command {
         .value("--skip-tag", "TAG", repeatable: true, "Skip scenarios with any of these tags"),
         .value("--jobs", short: "-j", "N", "Scenarios run in parallel (default: active processor count)"),
         .value("--shard", "I/N", "Run only shard I of N (1-based, stable split by scenario id)"),
-        .value("--repeat", "N", "Run each scenario N times; a run that differs from the first fails"),
+        .value("--repeat", "N", "Run each scenario N times; a run that differs from the first fails (JSON key order aside)"),
         .flag("--fail-fast", "Start no scenario after the first failure; the rest are reported skipped"),
         .value("--junit", "PATH", "Where to write the JUnit report (default: \(defaultJUnitPath))"),
         .value("--json", "PATH", "Where to write the JSON report (default: \(defaultJSONPath))"),

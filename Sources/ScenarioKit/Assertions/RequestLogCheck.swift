@@ -8,8 +8,10 @@ struct RequestLogCheck {
     /// The name the log uses for requests nothing served.
     static let unmatched = "unmatched"
 
-    func evaluate(_ expect: RequestExpectations, location: ScenarioLocation?) -> [AssertionResult] {
+    /// `locate` finds where a check is written from its path (`requests.total`).
+    func evaluate(_ expect: RequestExpectations, location locate: (String) -> ScenarioLocation?) -> [AssertionResult] {
         var out: [AssertionResult] = []
+        let location = locate("requests.total")
         if let total = expect.total {
             out.append(
                 total == log.count
@@ -26,9 +28,9 @@ struct RequestLogCheck {
                     : AssertionResult(
                         label: "requests.counts.\(exchange)", passed: false,
                         message: "expected exchange '\(exchange)' to serve \(count) request(s), it served \(actual)",
-                        expected: "\(count)", actual: "\(actual)", location: location))
+                        expected: "\(count)", actual: "\(actual)", location: locate("requests.counts.\(exchange)")))
         }
-        if let patterns = expect.log { out.append(checkLog(patterns, location: location)) }
+        if let patterns = expect.log { out.append(checkLog(patterns, location: locate("requests.log"))) }
         return out
     }
 

@@ -32,7 +32,38 @@ extension ScenarioDecoder {
             expectations.requests = decodeRequestExpectations(member.value, at: fields.path("requests"))
         }
         guard issues.count == issueCount else { return nil }
+        for key in ["state", "alerts", "timeline", "requests"] {
+            guard let member = fields[key] else { continue }
+            recordKeyLocations(member, check: key, path: fields.path(key), into: &expectations.keyLocations)
+        }
         return expectations
+    }
+
+    /// Where `member` and everything below it is written, keyed by check path (`state.auth`,
+    /// `alerts[0].title`), so a failed check points at its key rather than at the block.
+    private func recordKeyLocations(
+        _ member: JSONNode.Member, check: String, path: String, into locations: inout [String: ScenarioLocation]
+    ) {
+        locations[check] = keyLocation(member, path)
+        func below(_ node: JSONNode, check: String, path: String) {
+            switch node.content {
+            case .scalar:
+                break
+            case .object(let members):
+                for member in members {
+                    let memberPath = JSONPath.appending(path, key: member.key)
+                    locations[check + "." + member.key] = keyLocation(member, memberPath)
+                    below(member.value, check: check + "." + member.key, path: memberPath)
+                }
+            case .array(let elements):
+                for (index, element) in elements.enumerated() {
+                    let elementPath = JSONPath.appending(path, index: index)
+                    locations[check + "[\(index)]"] = location(element, elementPath)
+                    below(element, check: check + "[\(index)]", path: elementPath)
+                }
+            }
+        }
+        below(member.value, check: check, path: path)
     }
 
     private mutating func array(_ node: JSONNode, at path: String, _ what: String) -> [JSONValue]? {

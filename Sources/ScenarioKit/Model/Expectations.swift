@@ -10,6 +10,10 @@ public struct Expectations: Sendable {
     public var requests: RequestExpectations?
     /// Where the expectations are written.
     public var location: ScenarioLocation?
+    /// Where each expected key and element is written, by its path below the block:
+    /// `state`, `state.tokens.access`, `alerts[0].title`, `timeline[1]`, `requests.total`,
+    /// `requests.counts.feed-403`. Filled in by the loader.
+    public var keyLocations: [String: ScenarioLocation] = [:]
 
     /// Creates expectations.
     public init(
@@ -21,6 +25,18 @@ public struct Expectations: Sendable {
         self.timeline = timeline
         self.requests = requests
         self.location = location
+    }
+
+    /// Where the check at `path` (`state.auth`, `alerts[1].title`) is written: the key itself,
+    /// else the nearest key above it, else the block.
+    public func location(of path: String) -> ScenarioLocation? {
+        var path = Substring(path)
+        while !path.isEmpty {
+            if let found = keyLocations[String(path)] { return found }
+            guard let cut = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { break }
+            path = path[..<cut]
+        }
+        return location
     }
 
     /// Whether nothing is expected.

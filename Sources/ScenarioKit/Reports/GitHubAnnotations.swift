@@ -18,20 +18,18 @@ public enum GitHubAnnotations {
                         title: "\(scenario.id): error", message: message.isEmpty ? "scenario error" : message
                     ))
             case .failed:
-                var any = false
-                for step in scenario.steps {
-                    for assertion in step.assertions where !assertion.passed {
-                        any = true
-                        let location = assertion.location ?? step.location
-                        lines.append(
-                            annotation(
-                                file: location?.file ?? scenario.file, line: location?.line, column: location?.column,
-                                title: "\(scenario.id): \(assertion.label)",
-                                message: ResultText.assertionLines(assertion).joined(separator: "\n")
-                            ))
-                    }
+                // Causes first: an unmatched request before the wrong outcome it led to.
+                let failed = scenario.failedChecks
+                for (step, assertion) in failed {
+                    let location = assertion.location ?? step.location
+                    lines.append(
+                        annotation(
+                            file: location?.file ?? scenario.file, line: location?.line, column: location?.column,
+                            title: "\(scenario.id): \(assertion.label)",
+                            message: ResultText.assertionLines(assertion).joined(separator: "\n")
+                        ))
                 }
-                if !any {
+                if failed.isEmpty {
                     lines.append(
                         annotation(
                             file: scenario.file, line: nil, column: nil, title: "\(scenario.id): failed",

@@ -66,9 +66,9 @@ public enum HTMLReport {
     /// The run's error, or its first failed check, in one line.
     private static func firstProblem(_ result: ScenarioResult) -> String? {
         if let error = result.errorMessage { return error }
-        guard let step = result.steps.first(where: { !$0.passed }), let check = step.assertions.first(where: { !$0.passed })
-        else { return nil }
-        return "\(step.label) · \(check.label): \(check.message)"
+        // The cause when there is one (an unmatched request), not the symptom it led to.
+        guard let (step, check) = firstFailure(result) else { return nil }
+        return "\(step.label) · \(check.summary)"
     }
 
     // MARK: - One scenario
@@ -96,15 +96,14 @@ public enum HTMLReport {
         return body
     }
 
+    /// The cause (an unmatched request or unused exchange) if any, else the first failed check.
     private static func firstFailure(_ result: ScenarioResult) -> (StepResult, AssertionResult)? {
-        for step in result.steps {
-            if let check = step.assertions.first(where: { !$0.passed }) { return (step, check) }
-        }
-        return nil
+        result.failedChecks.first
     }
 
     private static func divergence(step: StepResult, check: AssertionResult) -> String {
-        var text = "<div class=\"divergence\"><strong>First divergence: step \(step.index), \(escape(step.label)) · \(escape(check.label))"
+        let title = check.isCause ? "Cause" : "First divergence"
+        var text = "<div class=\"divergence\"><strong>\(title): step \(step.index), \(escape(step.label)) · \(escape(check.label))"
         if let location = check.location ?? step.location { text += " (\(escape(location.description)))" }
         text += "</strong><p>\(escape(check.message))</p>\n"
         if let expected = check.expected { text += "<div class=\"pair\"><span>expected</span><pre>\(escape(expected))</pre></div>\n" }

@@ -11,19 +11,25 @@ package enum ResultText {
             }
             return lines.count > 1 ? "\(first) (and \(lines.count - 1) more)" : first
         }
-        let first = failures[0]
-        let text = first.message.isEmpty ? "\(first.label) did not hold" : "\(first.label): \(first.message)"
+        // Causes first: an unmatched request before the wrong outcome it led to.
+        let text = failures[0].summary
         return failures.count > 1 ? "\(text) (and \(failures.count - 1) more)" : text
     }
 
-    /// Every failed assertion under a header naming its step, with expected/actual or the diff.
+    /// Every failed assertion under a header naming its step, with expected/actual or the diff;
+    /// causes (unmatched requests, unused exchanges) first, before the symptoms they led to.
     package static func failureLines(_ scenario: ScenarioResult) -> [String] {
         var lines: [String] = []
-        for step in scenario.steps where !step.passed {
+        for (_, cause) in scenario.failedChecks where cause.isCause {
+            var causeLines = assertionLines(cause)
+            causeLines[0] = "cause: " + causeLines[0]
+            lines.append(contentsOf: causeLines)
+        }
+        for step in scenario.steps where step.assertions.contains(where: { !$0.passed && !$0.isCause }) {
             var header = "step \(step.index) `\(step.label)`"
             if let location = step.location { header += " at \(location)" }
             lines.append(header)
-            for assertion in step.assertions where !assertion.passed {
+            for assertion in step.assertions where !assertion.passed && !assertion.isCause {
                 lines.append(contentsOf: assertionLines(assertion).map { "  " + $0 })
             }
         }
@@ -33,7 +39,7 @@ package enum ResultText {
     /// The lines describing one failed assertion.
     package static func assertionLines(_ assertion: AssertionResult) -> [String] {
         var lines: [String] = []
-        var first = assertion.message.isEmpty ? "\(assertion.label) did not hold" : "\(assertion.label): \(assertion.message)"
+        var first = assertion.summary
         if let location = assertion.location { first += " (\(location))" }
         lines.append(first)
         if let diff = assertion.diff, !diff.isEmpty {

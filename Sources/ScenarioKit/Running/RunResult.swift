@@ -132,9 +132,15 @@ public struct ScenarioResult: Sendable, Codable {
         self.virtualTime = virtualTime
     }
 
-    /// Every assertion that did not hold, in order.
-    public var failures: [AssertionResult] {
-        steps.flatMap { $0.assertions.filter { !$0.passed } }
+    /// Every assertion that did not hold, causes first (see ``failedChecks``).
+    public var failures: [AssertionResult] { failedChecks.map(\.check) }
+
+    /// Every assertion that did not hold with its step, causes first: requests no exchange
+    /// matched and exchanges left unused (``AssertionResult/isCause``) come before the symptoms
+    /// they led to (a wrong outcome, state or alert), which follow in step order.
+    public var failedChecks: [(step: StepResult, check: AssertionResult)] {
+        let all = steps.flatMap { step in step.assertions.filter { !$0.passed }.map { (step: step, check: $0) } }
+        return all.filter(\.check.isCause) + all.filter { !$0.check.isCause }
     }
 
     /// The transcript as one block of text.
@@ -190,6 +196,26 @@ public struct AssertionResult: Sendable, Hashable, Codable {
     public var diff: String?
     /// Where the expectation is written.
     public var location: ScenarioLocation?
+
+    /// The label of the check that lists requests no exchange matched.
+    public static let unmatchedRequests = "unmatched requests"
+    /// The label of the check that lists exchanges not used as scripted.
+    public static let unusedExchanges = "unused exchanges"
+
+    /// Whether this check names a cause rather than a symptom: a request no exchange matched (the
+    /// stack got a 404 it was never meant to see) or an exchange left unused (an answer the
+    /// stack never got). Reports put causes first.
+    public var isCause: Bool { label == Self.unmatchedRequests || label == Self.unusedExchanges }
+
+    /// What went wrong in one line: the label, then the message; the label once when the message
+    /// already begins with it (`state.auth: expected ...`).
+    public var summary: String {
+        if message.isEmpty { return "\(label) did not hold" }
+        if message.hasPrefix(label), let next = message.dropFirst(label.count).first, next == "." || next == "[" || next == ":" {
+            return message
+        }
+        return "\(label): \(message)"
+    }
 
     /// Creates an assertion result.
     public init(

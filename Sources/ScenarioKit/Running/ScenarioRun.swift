@@ -112,10 +112,8 @@ final class ScenarioRun: @unchecked Sendable {
         case .perform(let call, let parallel, let expect):
             let actions = (0..<parallel).map { _ in start(call) }
             try wait(for: actions, step: step)
-            for (copy, action) in actions.enumerated() {
-                let label = parallel > 1 ? "outcome of copy \(copy + 1) of \(parallel)" : "outcome"
-                assertions.append(check(action.result, against: expect, label: label, location: step.location))
-            }
+            // Copies that ended the same way are one check: `copies 1-5 of 5`.
+            assertions += CopyGroups.grouped(actions.map { check($0.result, against: expect, label: "outcome", location: step.location) })
         case .group(let calls, let expects):
             let actions = calls.map(start)
             try wait(for: actions, step: step)
@@ -262,10 +260,10 @@ final class ScenarioRun: @unchecked Sendable {
         case (.ok, .value):
             return AssertionResult(label: label, passed: true)
         case (.value(let want), .value(let have)):
-            return compare(label: label, expected: want, actual: have, location: location)
+            return compare(label: label, subject: "", expected: want, actual: have, location: { _ in location })
         case (.error(let want), .error(let have)):
             let expected: JSONValue = want.stringValue.map { ["code": .string($0)] } ?? want
-            return compare(label: label, expected: expected, actual: have, location: location)
+            return compare(label: label, subject: "", expected: expected, actual: have, location: { _ in location })
         case (_, .value(let have)):
             return AssertionResult(
                 label: label, passed: false, message: "expected the action to fail, but it succeeded", expected: outcomeText(outcome),
@@ -290,18 +288,20 @@ final class ScenarioRun: @unchecked Sendable {
     private func evaluate(_ expect: Expectations) throws -> [AssertionResult] {
         guard let session else { return [] }
         var out: [AssertionResult] = []
-        let location = expect.location
+        // Each failed check points at the key that failed, not at the block.
+        let location = expect.location(of:)
         if let state = expect.state {
             let snapshot = try onExecutor("snapshot()") { await session.snapshot() }
-            out.append(compare(label: "state", expected: state, actual: snapshot, location: location))
+            out.append(compare(label: "state", subject: "state", expected: state, actual: snapshot, location: location))
         }
         if let alerts = expect.alerts {
             let actual = try onExecutor("alerts()") { await session.alerts() }
-            out.append(compare(label: "alerts", expected: .array(alerts), actual: .array(actual), location: location))
+            out.append(compare(label: "alerts", subject: "alerts", expected: .array(alerts), actual: .array(actual), location: location))
         }
         if let timeline = expect.timeline {
             let actual = try onExecutor("timeline()") { await session.timeline() }
-            out.append(compare(label: "timeline", expected: .array(timeline), actual: .array(actual), location: location))
+            out.append(
+                compare(label: "timeline", subject: "timeline", expected: .array(timeline), actual: .array(actual), location: location))
         }
         if let requests = expect.requests {
             out += RequestLogCheck(log: backend.requests, exchanges: scenario.exchanges).evaluate(requests, location: location)
@@ -348,18 +348,26 @@ final class ScenarioRun: @unchecked Sendable {
                 assertions: assertions, startedAt: clock.now.offset, firstLine: backend.transcriptCount))
     }
 
-    private func compare(label: String, expected: JSONValue, actual: JSONValue, location: ScenarioLocation?) -> AssertionResult {
+    /// `subject` starts each mismatch's path in the message (`state` gives `state.auth: ...`);
+    /// `location` finds where the first mismatch's key is written from that path.
+    private func compare(
+        label: String, subject: String, expected: JSONValue, actual: JSONValue, location: (String) -> ScenarioLocation?
+    ) -> AssertionResult {
         let mismatches = JSONMatch.mismatches(expected: expected, actual: actual)
         guard !mismatches.isEmpty else { return AssertionResult(label: label, passed: true) }
         let shown = JSONMatch.project(actual, onto: expected)
         let expectedText = expected.prettyText
         let actualText = shown.prettyText
+        func place(_ path: String) -> String {
+            let full = subject + (subject.isEmpty && path.hasPrefix(".") ? String(path.dropFirst()) : path)
+            return full.isEmpty ? "" : full + ": "
+        }
         let message =
-            mismatches.prefix(5).map { "\(label)\($0.path): expected \($0.expected), got \($0.actual)" }.joined(separator: "; ")
+            mismatches.prefix(5).map { "\(place($0.path))expected \($0.expected), got \($0.actual)" }.joined(separator: "; ")
             + (mismatches.count > 5 ? "; and \(mismatches.count - 5) more" : "")
         return AssertionResult(
             label: label, passed: false, message: message, expected: expectedText, actual: actualText,
-            diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location)
+            diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location(subject + mismatches[0].path))
     }
 
     /// Results are masked once, when the run is over and every secret it met is known.

@@ -322,7 +322,8 @@ public struct SuiteRunner: Sendable {
     }
 
     /// Runs a scenario `times` times; any run whose status or transcript differs from the first
-    /// turns the result into a failure that says which run differed and where.
+    /// (JSON bodies compared as values, not bytes) turns the result into a failure that says
+    /// which run differed and where.
     static func execute(_ scenario: Scenario, runner: ScenarioRunner, times: Int) async -> ScenarioResult {
         var first = await runner.run(scenario)
         guard times > 1 else { return first }
@@ -349,10 +350,9 @@ public struct SuiteRunner: Sendable {
     static func nondeterminism(_ first: ScenarioResult, _ other: ScenarioResult, run: Int, location: ScenarioLocation?) -> AssertionResult?
     {
         let statusDiffers = first.status != other.status
-        let shared = min(first.transcript.count, other.transcript.count)
-        let line =
-            (0..<shared).first { first.transcript[$0] != other.transcript[$0] }
-            ?? (first.transcript.count == other.transcript.count ? nil : shared)
+        // JSON bodies are compared as values: a stack whose encoder orders keys differently from
+        // run to run sends the same request (`TranscriptComparison`).
+        let line = TranscriptComparison.firstDifference(first.transcript, other.transcript)
         guard statusDiffers || line != nil else { return nil }
         var message = "nondeterministic: run \(run) differed from run 1"
         var details: [String] = []

@@ -63,15 +63,42 @@ public struct TraceImportSpec: Sendable {
     public var startAction: String?
     /// Requests the start action sends (a health check, the current user).
     public var startRequests: [Route]
-    /// Builds `given` from the first bearer credential and refresh token the trace shows
-    /// (already redacted when redaction is on); `nil` gives an empty `given`.
-    public var given: (@Sendable (_ accessToken: String?, _ refreshToken: String?) -> JSONValue)?
+    /// The credentials a trace shows the app already had when it starts: they must come from a
+    /// stored session in `given`, or the imported scenario cannot pass.
+    public struct Credentials: Sendable, Hashable {
+        /// The first bearer credential the trace sends that no answer in it handed out (the part
+        /// after `Bearer `), already redacted when redaction is on.
+        public var accessToken: String?
+        /// The first refresh token a request body sends that no answer handed out.
+        public var refreshToken: String?
+
+        /// Creates credentials.
+        public init(accessToken: String? = nil, refreshToken: String? = nil) {
+            self.accessToken = accessToken
+            self.refreshToken = refreshToken
+        }
+
+        /// Whether the trace shows no credential the app already had.
+        public var isEmpty: Bool { accessToken == nil && refreshToken == nil }
+    }
+
+    /// Builds the members of `given` that store those credentials the way the driver reads
+    /// them, such as `["session": ["accessToken": ...]]`. Without it, a trace that sends a
+    /// credential it never obtained cannot be imported: the draft would start signed out.
+    ///
+    /// ```swift
+    /// given: { credentials in
+    ///     guard let access = credentials.accessToken else { return [:] }
+    ///     return ["session": ["accessToken": .string(access), "refreshToken": credentials.refreshToken.map(JSONValue.string) ?? nil]]
+    /// }
+    /// ```
+    public var given: (@Sendable (_ credentials: Credentials) -> JSONValue)?
 
     /// Creates a description.
     public init(
         requestAction: String?, appRequests: [Route] = [], actionRules: [ActionRule] = [], startAction: String? = nil,
         startRequests: [Route] = [],
-        given: (@Sendable (_ accessToken: String?, _ refreshToken: String?) -> JSONValue)? = nil
+        given: (@Sendable (_ credentials: Credentials) -> JSONValue)? = nil
     ) {
         self.requestAction = requestAction
         self.appRequests = appRequests

@@ -69,7 +69,13 @@ public struct TraceImporter: Sendable {
     /// The scenario document for `log`, read from `file` (named in the description).
     public func makeScenario(from log: HARLog, file: String) throws(Failure) -> (scenario: JSONValue, summary: Summary) {
         guard let requestAction = spec.requestAction else {
-            throw Failure(description: "this driver does not describe how to import traces (it has no 'traceImport')")
+            throw Failure(
+                description: """
+                    this driver does not say how to import traces: add to it
+                        var traceImport: TraceImportSpec { TraceImportSpec(requestAction: "ACTION") }
+                    naming the action that sends any request (arguments method, path, query, json); \
+                    Documentation/api.md, "Importing traces", has the rest
+                    """)
         }
         var summary = Summary()
         summary.entries = log.entries.count
@@ -87,6 +93,18 @@ public struct TraceImporter: Sendable {
             throw Failure(description: "no entries left to import (\(summary.dropped) dropped by the host filter or as static assets)")
         }
         classify(&items)
+        let credentials = storedCredentials(items)
+        if spec.given == nil, !credentials.isEmpty {
+            let what = credentials.accessToken != nil ? "a bearer token" : "a refresh token"
+            throw Failure(
+                description: """
+                    the trace sends \(what) it never obtained, so the app must start signed in, but this driver's \
+                    traceImport has no 'given' to store it: add to its TraceImportSpec
+                        given: { credentials in ["session": ["accessToken": .string(credentials.accessToken ?? "")]] }
+                    shaped as the driver reads 'given' (credentials.refreshToken too, if it keeps one), or \
+                    given: { _ in [:] } if the stack adds that credential by itself
+                    """)
+        }
         let groups = stepGroups(items)
         let exchanges = buildExchanges(&items, groups: groups)
         let steps = buildSteps(items, groups: groups, exchanges: exchanges, requestAction: requestAction)
@@ -102,7 +120,7 @@ public struct TraceImporter: Sendable {
             "Imported from \(base)\(log.creator.isEmpty ? "" : " (\(log.creator))"): \(items.count) requests. "
                 + "DRAFT: 'expect' holds only the request counts the trace shows; add the state and alerts this bug is about.")
         document["tags"] = ["imported"]
-        document["given"] = given(items)
+        document["given"] = given(items, credentials: credentials)
         document["exchanges"] = .array(exchanges.map(\.document))
         document["steps"] = .array(steps)
         var counts = JSONObject()
@@ -431,7 +449,7 @@ public struct TraceImporter: Sendable {
 
     // MARK: Given
 
-    private func given(_ items: [Item]) -> JSONValue {
+    private func given(_ items: [Item], credentials: TraceImportSpec.Credentials) -> JSONValue {
         var given: JSONObject = [:]
         if let first = items.first {
             let formatter = ISO8601DateFormatter()
@@ -439,6 +457,15 @@ public struct TraceImporter: Sendable {
             given["clock"] = ["start": .string(formatter.string(from: first.entry.started))]
         }
         guard let build = spec.given else { return .object(given) }
+        if case .object(let extra) = build(credentials) {
+            for member in extra { given[member.key] = member.value }
+        }
+        return .object(given)
+    }
+
+    /// The first bearer credential and refresh token the trace sends that no answer before them
+    /// handed out: what the app had stored when the capture began.
+    private func storedCredentials(_ items: [Item]) -> TraceImportSpec.Credentials {
         var seenInResponses = ""
         var access: String?
         var refresh: String?
@@ -459,10 +486,7 @@ public struct TraceImporter: Sendable {
             }
             if access != nil && refresh != nil { break }
         }
-        if case .object(let extra) = build(access, refresh) {
-            for member in extra { given[member.key] = member.value }
-        }
-        return .object(given)
+        return TraceImportSpec.Credentials(accessToken: access, refreshToken: refresh)
     }
 
     private static func firstValue(in json: JSONValue, key: String) -> String? {
