@@ -79,7 +79,9 @@ public final class APIClient: @unchecked Sendable {
                 case .success(let reply) where !(200..<300).contains(reply.status):
                     self.deliver(.failure(self.failure(reply)), to: completion)
                 case .success(let reply):
-                    guard let signIn = Self.decode(SignIn.self, from: reply.body) else { return self.deliver(.failure(.badBody), to: completion) }
+                    guard let signIn = Self.decode(SignIn.self, from: reply.body) else {
+                        return self.deliver(.failure(.badBody), to: completion)
+                    }
                     self.tokens = SessionTokens(access: signIn.accessToken, refresh: signIn.refreshToken)
                     self.deliver(.success(signIn.user), to: completion)
                 }

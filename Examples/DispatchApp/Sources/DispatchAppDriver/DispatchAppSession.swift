@@ -16,7 +16,9 @@ struct DispatchAppSession: DriverSession {
         case "login":
             let email = arguments["email"]?.stringValue ?? ""
             let password = arguments["password"]?.stringValue ?? ""
-            let result = await withCheckedContinuation { done in manager.login(email: email, password: password) { done.resume(returning: $0) } }
+            let result = await withCheckedContinuation { done in
+                manager.login(email: email, password: password) { done.resume(returning: $0) }
+            }
             return result.map { _ in .value(nil) }.get(or: Self.describe)
         case "logout":
             await withCheckedContinuation { done in manager.logout { done.resume() } }
