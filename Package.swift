@@ -45,6 +45,7 @@ let package = Package(
         ),
         .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit"]),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "ScenarioKit"]),
+        .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
