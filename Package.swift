@@ -33,6 +33,11 @@ let package = Package(
         .target(
             name: "SampleAppDriver", dependencies: ["SampleApp", "ScenarioKit", "HTTPCore"],
             path: "Examples/SampleApp/Sources/SampleAppDriver"),
+        // The same app layer in the completion-handler and DispatchQueue style, and its driver.
+        .target(name: "DispatchApp", path: "Examples/DispatchApp/Sources/DispatchApp"),
+        .target(
+            name: "DispatchAppDriver", dependencies: ["DispatchApp", "ScenarioKit", "HTTPCore"],
+            path: "Examples/DispatchApp/Sources/DispatchAppDriver"),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "HTTPCore"]),
@@ -42,6 +47,7 @@ let package = Package(
         ),
         .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit"]),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "ScenarioKit"]),
+        .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
