@@ -31,6 +31,11 @@ let package = Package(
         .target(
             name: "SampleAppDriver", dependencies: ["SampleApp", "ScenarioKit", "HTTPCore"],
             path: "Examples/SampleApp/Sources/SampleAppDriver"),
+        // The same behaviour with two clients, each over its own URLSession (app calls, auth calls).
+        .target(name: "TwoSessionApp", path: "Examples/TwoSessionApp/Sources/TwoSessionApp"),
+        .target(
+            name: "TwoSessionAppDriver", dependencies: ["TwoSessionApp", "ScenarioKit", "HTTPCore"],
+            path: "Examples/TwoSessionApp/Sources/TwoSessionAppDriver"),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "HTTPCore"]),
@@ -40,6 +45,7 @@ let package = Package(
         ),
         .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit"]),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "ScenarioKit"]),
+        .testTarget(name: "TwoSessionAppTests", dependencies: ["TwoSessionAppDriver", "ScenarioKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
