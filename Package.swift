@@ -38,6 +38,11 @@ let package = Package(
         .target(
             name: "DispatchAppDriver", dependencies: ["DispatchApp", "ScenarioKit", "HTTPCore"],
             path: "Examples/DispatchApp/Sources/DispatchAppDriver"),
+        // The same behaviour with two clients, each over its own URLSession (app calls, auth calls).
+        .target(name: "TwoSessionApp", path: "Examples/TwoSessionApp/Sources/TwoSessionApp"),
+        .target(
+            name: "TwoSessionAppDriver", dependencies: ["TwoSessionApp", "ScenarioKit", "HTTPCore"],
+            path: "Examples/TwoSessionApp/Sources/TwoSessionAppDriver"),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "HTTPCore"]),
@@ -48,6 +53,7 @@ let package = Package(
         .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit"]),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "ScenarioKit"]),
         .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit"]),
+        .testTarget(name: "TwoSessionAppTests", dependencies: ["TwoSessionAppDriver", "ScenarioKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
