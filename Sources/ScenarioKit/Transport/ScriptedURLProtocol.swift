@@ -10,13 +10,13 @@ import HTTPCore
 /// URLSession creates protocol instances itself, so each request names its backend in a
 /// header that ``ScriptedURLProtocol/route(_:)`` issues per run and that is stripped before the
 /// backend sees the request. Routes are per run, so runs in parallel never see each other.
-public final class ScriptedURLProtocol: URLProtocol {
+public class ScriptedURLProtocol: URLProtocol {
     /// The header that carries the route.
     public static let routeHeader = "X-Scenario-Route"
     /// The header that names the request for outside-work tracking.
     static let tagHeader = "X-Scenario-Request"
 
-    private static let routes = RouteTable()
+    fileprivate static let routes = RouteTable()
 
     /// Registers `backend` and returns its route; call ``unroute(_:)`` when the run ends.
     public static func route(_ backend: ScriptedBackend) -> String { routes.add(backend) }
@@ -36,9 +36,11 @@ public final class ScriptedURLProtocol: URLProtocol {
     }
 
     /// A configuration whose sessions this protocol serves for `route`: ephemeral, no cache.
+    /// Its sessions never reach the network: every request goes to the running scenario's
+    /// backend, or fails.
     public static func configuration(route: String) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [ScriptedURLProtocol.self]
+        configuration.protocolClasses = [RoutedURLProtocol.self]
         configuration.urlCache = nil
         configuration.httpAdditionalHeaders = [routeHeader: route]
         return configuration
@@ -54,13 +56,13 @@ public final class ScriptedURLProtocol: URLProtocol {
 
     /// The route a request belongs to: its header, or the running scenario's when the request
     /// comes from that scenario (its thread, or any thread in a process that runs only scenarios).
-    private static func route(of request: URLRequest, onRunnerThread: Bool) -> String? {
+    fileprivate static func route(of request: URLRequest, onRunnerThread: Bool) -> String? {
         if let route = request.value(forHTTPHeaderField: routeHeader) { return route }
         guard onRunnerThread || Capture.ownsWholeProcess else { return nil }
         return routes.withLock { runningRoute }
     }
 
-    private static func key(_ request: URLRequest) -> String {
+    fileprivate static func key(_ request: URLRequest) -> String {
         "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
     }
 
@@ -190,8 +192,20 @@ public final class ScriptedURLProtocol: URLProtocol {
     }
 }
 
+/// The protocol of routed configurations. It takes every request of their sessions, from any
+/// thread, so none can fall through to URLSession's own HTTP loading: a request goes to its run
+/// (by its header, or to the scenario running in this process, as scenarios take turns), and
+/// one that no run can be found for fails with `cannotConnectToHost` without opening a socket.
+final class RoutedURLProtocol: ScriptedURLProtocol, @unchecked Sendable {
+    override class func canInit(with request: URLRequest) -> Bool {
+        Capture.rememberCurrentTask()
+        if let route = route(of: request, onRunnerThread: true) { routes.backend(for: route)?.outside?.announce(key(request)) }
+        return true
+    }
+}
+
 /// Live routes: run id to backend. Entries exist only while their run does.
-private final class RouteTable: @unchecked Sendable {
+fileprivate final class RouteTable: @unchecked Sendable {
     private let lock = NSLock()
     private var backends: [String: ScriptedBackend] = [:]
     private var counter = 0

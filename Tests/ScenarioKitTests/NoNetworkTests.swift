@@ -1,0 +1,130 @@
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import ScenarioKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// No request from a session built with the routed configuration opens a socket: not from the
+/// runner, not from a thread of the app's own, not after its scenario ended.
+@Suite(.serialized) struct NoNetworkTests {
+    /// A TCP listener on loopback that counts the connections made to it.
+    final class Listener: @unchecked Sendable {
+        let socket: Int32
+        let port: UInt16
+
+        init() throws {
+            #if canImport(Glibc)
+                let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            #else
+                let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+            #endif
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+            }
+            guard bound, listen(socket, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+            _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+            self.socket = socket
+            port = UInt16(bigEndian: address.sin_port)
+        }
+
+        /// Connections waiting to be accepted (each is accepted and closed).
+        func connections() -> Int {
+            var count = 0
+            while case let client = accept(socket, nil, nil), client >= 0 {
+                close(client)
+                count += 1
+            }
+            return count
+        }
+
+        deinit { close(socket) }
+    }
+
+    struct ProbeDriver: ScenarioDriver {
+        let url: URL
+        var name: String { "Probe" }
+        var actions: [ActionSpec] { [ActionSpec("send", "GET the probe URL from the client's queue and from a Thread")] }
+        var givenKeys: [GivenSpec] { [] }
+
+        func makeSession(_ context: DriverContext) async throws -> any DriverSession {
+            ProbeSession(session: URLSession(configuration: context.urlSessionConfiguration()), url: url)
+        }
+    }
+
+    struct ProbeSession: DriverSession {
+        let session: URLSession
+        let url: URL
+
+        func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
+            let (session, url) = (self.session, self.url)
+            let statuses: [Int] = await withCheckedContinuation { continuation in
+                let box = StatusBox()
+                let lock = NSLock()
+                let answered: @Sendable (URLResponse?) -> Void = { response in
+                    let all: [Int]? = lock.withLock {
+                        box.all.append((response as? HTTPURLResponse)?.statusCode ?? -1)
+                        return box.all.count == 2 ? box.all.sorted() : nil
+                    }
+                    if let all { continuation.resume(returning: all) }
+                }
+                DispatchQueue(label: "probe.client").async {
+                    session.dataTask(with: url) { _, response, _ in answered(response) }.resume()
+                }
+                Thread { session.dataTask(with: url) { _, response, _ in answered(response) }.resume() }.start()
+            }
+            return .value(.array(statuses.map { .number(Double($0)) }))
+        }
+
+        func snapshot() async -> JSONValue { [:] }
+        func alerts() async -> [JSONValue] { [] }
+        func timeline() async -> [JSONValue] { [] }
+    }
+
+    @Test func aRoutedSessionNeverOpensASocketInOrOutOfAScenario() async throws {
+        let listener = try Listener()
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/probe"))
+        let scenario = Build.scenario(
+            exchanges: [Build.exchange("probe", path: "/probe", status: 204, times: 2)],
+            steps: [Build.step(.perform(Build.call("send"), parallel: 1, expect: .value([204, 204])))])
+        let result = await ScenarioRunner(driver: ProbeDriver(url: url), options: RunOptions(route: .urlSession)).run(scenario)
+        #expect(result.status == .passed, "\(result.explanation)")
+
+        // Outside any scenario, a routed session's request fails instead of leaving.
+        let leftover = URLSession(configuration: ScriptedURLProtocol.configuration(route: "run-that-ended"))
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            leftover.dataTask(with: url) { _, _, error in continuation.resume(returning: error) }.resume()
+        }
+        #expect((error as? URLError)?.code == .cannotConnectToHost)
+        #expect(listener.connections() == 0)
+    }
+
+    @Test func theListenerSeesARealConnection() async throws {
+        // The check above can fail: a plain session does reach the listener.
+        let listener = try Listener()
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/probe"))
+        let request = URLRequest(url: url, timeoutInterval: 1)
+        let session = URLSession(configuration: .ephemeral)
+        session.dataTask(with: request) { _, _, _ in }.resume()
+        var seen = 0
+        for _ in 0..<200 where seen == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+            seen = listener.connections()
+        }
+        session.invalidateAndCancel()
+        #expect(seen > 0)
+    }
+}
