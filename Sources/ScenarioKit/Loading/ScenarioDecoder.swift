@@ -73,6 +73,10 @@ struct ScenarioDecoder {
             }
         }
         let limits = decodeLimits(top)
+        var lateAnswers = Scenario.defaultLateAnswers
+        if let member = top["lateAnswers"], let bound = duration(member.value, at: top.path("lateAnswers"), "'lateAnswers'") {
+            lateAnswers = bound
+        }
         let secretKeys = stringArray(top, "secrets") ?? []
         guard issues.isEmpty, let name, let description else { return nil }
         var scenario = Scenario(
@@ -80,6 +84,7 @@ struct ScenarioDecoder {
             location: location(root, JSONPath.root), given: given, clockStart: clockStart,
             exchanges: exchanges, steps: steps, expect: expect, relax: relax, timeLimit: timeLimit)
         scenario.limits = limits
+        scenario.lateAnswers = lateAnswers
         scenario.secretKeys = secretKeys
         return scenario
     }

@@ -5,7 +5,7 @@
 package enum ScenarioKeys {
     /// The document root.
     package static let topLevel = [
-        "$schema", "name", "description", "tags", "given", "exchanges", "steps", "expect", "relax", "timeLimit", "limits", "secrets",
+        "$schema", "name", "description", "tags", "given", "exchanges", "steps", "expect", "relax", "timeLimit", "limits", "secrets", "lateAnswers",
     ]
     /// `limits`.
     package static let limits = ["wakes", "jobs"]

@@ -30,6 +30,12 @@ public struct Scenario: Sendable {
     public var timeLimit: Duration
     /// How much work a run may do before it is stopped: every run ends, and says which limit it met.
     public var limits = Limits()
+    /// How much later than scripted an explored schedule may deliver an answer while other
+    /// requests are in flight; zero pins the scripted order.
+    public var lateAnswers: Duration = Scenario.defaultLateAnswers
+    /// Half a second: later than most scripted latencies, so answers in flight together can
+    /// swap places under `--schedules`.
+    public static let defaultLateAnswers = Duration.milliseconds(500)
     /// Extra member, query and form names whose values are secrets in this scenario (`secrets`).
     public var secretKeys: [String] = []
 

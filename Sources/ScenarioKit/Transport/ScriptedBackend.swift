@@ -39,6 +39,10 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// Answers waiting on virtual latency, by request number.
     private var delayed: [Int: Held] = [:]
     private var reachedSteps: Set<String> = []
+    /// Requests not answered yet (held, delayed or being handled).
+    private var unanswered = 0
+    /// Under an explored schedule: how late an answer may come, and the draws that say how late.
+    private var lateness: (bound: Duration, random: SplitMix64)?
     private var log: [LoggedRequest] = []
     private var transcript: [String] = []
     private var firstUnmatchedLine: Int?
@@ -65,6 +69,25 @@ public final class ScriptedBackend: @unchecked Sendable {
         self.outsideWork = outsideWork
     }
 
+    /// Lets an explored schedule deliver an answer up to `bound` later than scripted while other
+    /// requests are in flight, drawn from `seed`: answers in flight together then arrive in
+    /// another order. Call before the run starts.
+    func allowLateAnswers(upTo bound: Duration, seed: UInt64) {
+        guard bound > .zero else { return }
+        lock.withLock { lateness = (bound, SplitMix64(seed: seed)) }
+    }
+
+    /// How much later than scripted this answer goes: half the time on time, else up to the
+    /// bound in milliseconds. Only while another request is in flight too (lock held).
+    private func extraLatency() -> Duration {
+        guard var (bound, random) = lateness, unanswered > 1 else { return .zero }
+        defer { lateness = (bound, random) }
+        let draw = random.next()
+        guard draw & 1 == 1 else { return .zero }
+        let millis = max(1, bound.components.seconds * 1000 + bound.components.attoseconds / 1_000_000_000_000_000)
+        return .milliseconds(Int64((draw >> 1) % UInt64(millis + 1)))
+    }
+
     /// The body unmatched requests get, so the stack can go on while the scenario fails.
     static let unmatchedBody = Data(
         #"{"success":false,"error_code":"NOT_FOUND","errors":[{"field":"scenario","message":"no scripted exchange matches this request"}]}"#
@@ -75,6 +98,7 @@ public final class ScriptedBackend: @unchecked Sendable {
     func handle(_ request: HTTPRequest, tag: Int? = nil, respond: @escaping Respond) {
         var toSend: [(Held, Duration)] = []
         lock.withLock {
+            unanswered += 1
             let number = log.count + 1
             let candidate = MatchCandidate(request)
             let index = exchanges.indices.first { eligible($0, for: candidate) }
@@ -193,7 +217,8 @@ public final class ScriptedBackend: @unchecked Sendable {
     }
 
     /// Answers after `latency` of virtual time; called without the lock.
-    private func deliver(_ answer: Held, after latency: Duration) {
+    private func deliver(_ answer: Held, after scripted: Duration) {
+        let latency = scripted + lock.withLock { extraLatency() }
         guard latency > .zero else { return send(answer) }
         lock.withLock { delayed[answer.number] = answer }
         // The timer goes on the clock before the request is parked: a runner woken by the
@@ -208,6 +233,7 @@ public final class ScriptedBackend: @unchecked Sendable {
     }
 
     private func send(_ answer: Held) {
+        lock.withLock { unanswered -= 1 }
         record(answer.reply, number: answer.number)
         switch answer.reply {
         case .response(let response):
