@@ -41,6 +41,9 @@ typedef const char *(*label_fn)(void *);
 typedef uint64_t (*time_fn)(uint64_t, int64_t);
 typedef uint64_t (*walltime_fn)(const void *, int64_t);
 typedef void *(*global_queue_fn)(intptr_t, uintptr_t);
+typedef void *(*queue_create_fn)(const char *, void *);
+typedef void *(*queue_create_with_target_fn)(const char *, void *, void *);
+typedef void (*set_target_fn)(void *, void *);
 typedef void *(*block_copy_fn)(const void *);
 typedef void (*block_release_fn)(const void *);
 
@@ -61,6 +64,9 @@ static struct {
     time_fn time;
     walltime_fn walltime;
     global_queue_fn get_global_queue;
+    queue_create_fn queue_create;
+    queue_create_with_target_fn queue_create_with_target;
+    set_target_fn set_target_queue;
     block_copy_fn block_copy;
     block_release_fn block_release;
     void *main_queue, *timer_type;
@@ -146,6 +152,21 @@ static void *my_get_specific(const void *key) {
     return real.get_specific(key);
 }
 
+static void *my_queue_create(const char *label, void *attr) {
+    void *queue = real.queue_create(label, attr);
+    if (queue) handlers.targeted(queue, NULL);
+    return queue;
+}
+static void *my_queue_create_with_target(const char *label, void *attr, void *target) {
+    void *queue = real.queue_create_with_target(label, attr, target);
+    if (queue) handlers.targeted(queue, target);
+    return queue;
+}
+static void my_set_target_queue(void *object, void *target) {
+    handlers.targeted(object, target);
+    real.set_target_queue(object, target);
+}
+
 // MARK: - Rewriting the global offset table
 
 struct rebinding {
@@ -174,6 +195,9 @@ static struct rebinding rebindings[] = {
     {"dispatch_assert_queue_not", (void *)my_assert_queue_not},
     {"dispatch_assert_queue_barrier", (void *)my_assert_queue_barrier},
     {"dispatch_get_specific", (void *)my_get_specific},
+    {"dispatch_queue_create", (void *)my_queue_create},
+    {"dispatch_queue_create_with_target", (void *)my_queue_create_with_target},
+    {"dispatch_set_target_queue", (void *)my_set_target_queue},
 };
 
 static int rebound_slots;
@@ -291,6 +315,9 @@ static int find_real(void) {
     FIND(time, "dispatch_time")
     FIND(walltime, "dispatch_walltime")
     FIND(get_global_queue, "dispatch_get_global_queue")
+    FIND(queue_create, "dispatch_queue_create")
+    FIND(queue_create_with_target, "dispatch_queue_create_with_target")
+    FIND(set_target_queue, "dispatch_set_target_queue")
     FIND(main_queue, "_dispatch_main_q")
     FIND(timer_type, "_dispatch_source_type_timer")
 #undef FIND

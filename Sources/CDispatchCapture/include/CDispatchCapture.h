@@ -26,6 +26,8 @@ typedef struct {
     int (*assert_queue)(void *queue, int kind);
     /// dispatch_get_specific: sets *value and returns nonzero when taken.
     int (*get_specific)(const void *key, void **value);
+    /// A queue was made (target NULL: the default) or given another target queue.
+    void (*targeted)(void *queue, void *target);
 } ssdc_handlers;
 
 /// Whether this platform lets the engine redirect Dispatch (Linux, ELF).

@@ -28,6 +28,7 @@ enum DispatchCapture {
         handlers.state_changed = { object, change in stateChanged(object, change: change) }
         handlers.assert_queue = { queue, kind in assertQueue(queue, kind: kind) ? 1 : 0 }
         handlers.get_specific = { key, value in getSpecific(key, value: value) ? 1 : 0 }
+        handlers.targeted = { queue, target in targeted(queue, target) }
         return ssdc_install(&handlers) == 0
     }()
 
@@ -41,6 +42,27 @@ enum DispatchCapture {
     /// Queues the running scenario used, so blocks sent to them from other threads come back.
     nonisolated(unsafe) private static var queues: [Object: ScenarioScheduler] = [:]
     nonisolated(unsafe) private static var timers: [Object: DispatchTimer] = [:]
+    /// Every queue's target queue other than the default, as set when it was made or later.
+    nonisolated(unsafe) private static var targets: [Object: Object] = [:]
+
+    private static func targeted(_ queue: Object?, _ target: Object?) {
+        guard let queue else { return }
+        lock.withLock { targets[queue] = target.flatMap { ssdc_is_global_queue($0) != 0 ? nil : $0 } }
+    }
+
+    /// The serial queue that orders `queue`'s blocks: the last queue of its target chain before
+    /// a global one (a queue made with a target runs its blocks on that target, in one order).
+    static func serialRoot(of queue: Object) -> Object {
+        lock.withLock {
+            var root = queue
+            var steps = 0
+            while let next = targets[root], next != root, steps < 64 {
+                root = next
+                steps += 1
+            }
+            return root
+        }
+    }
 
     /// Forgets everything `scheduler` owned: its queues go back to libdispatch.
     static func forget(_ scheduler: ScenarioScheduler) {
@@ -211,6 +233,8 @@ final class DispatchWork: @unchecked Sendable {
     /// Whether blocks on this queue may run in any order (a global queue).
     var isConcurrent: Bool { ssdc_is_global_queue(queue) != 0 }
     var isMain: Bool { queue == DispatchCapture.mainQueue }
+    /// The serial queue that orders this block among others (see ``DispatchCapture/serialRoot(of:)``).
+    private(set) lazy var serialRoot: DispatchCapture.Object = DispatchCapture.serialRoot(of: queue)
     var queueLabel: String { Self.label(of: queue) }
 
     static func label(of queue: DispatchCapture.Object) -> String {

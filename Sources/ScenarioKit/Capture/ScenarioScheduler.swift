@@ -270,7 +270,7 @@ final class ScenarioScheduler: @unchecked Sendable {
             var seenQueues: Set<UnsafeMutableRawPointer> = []
             for position in head..<queue.count {
                 if case .block(let work) = queue[position].work, !work.isConcurrent {
-                    guard seenQueues.insert(work.queue).inserted else { continue }
+                    guard seenQueues.insert(work.serialRoot).inserted else { continue }
                 }
                 positions.append(position)
                 ordinals.append(ordinal(of: queue[position].work))
@@ -319,7 +319,7 @@ final class ScenarioScheduler: @unchecked Sendable {
         let key: UnsafeRawPointer
         switch work {
         case .job(let job, _): key = unsafeBitCast(job, to: UnsafeRawPointer.self)
-        case .block(let block): key = UnsafeRawPointer(block.isConcurrent ? Unmanaged.passUnretained(block).toOpaque() : block.queue)
+        case .block(let block): key = UnsafeRawPointer(block.isConcurrent ? Unmanaged.passUnretained(block).toOpaque() : block.serialRoot)
         }
         if let known = ordinals[key] { return known }
         ordinals[key] = ordinals.count

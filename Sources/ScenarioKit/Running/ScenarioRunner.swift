@@ -32,4 +32,10 @@ public struct ScenarioRunner: Sendable {
             thread.start()
         }
     }
+
+    /// Runs the scenario first in, first out, then under explored schedules (or replays one), and
+    /// returns the first failure, which says how to replay it, or the passing first run.
+    public func run(_ scenario: Scenario, exploring exploration: Exploration) async -> ScenarioResult {
+        await Explorer(driver: driver, options: options, exploration: exploration).run(scenario)
+    }
 }
