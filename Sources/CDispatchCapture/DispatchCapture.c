@@ -280,8 +280,9 @@ static int rebind_object(struct dl_phdr_info *info, size_t size, void *data) {
 // MARK: - Installation
 
 static int find_real(void) {
-    void *dispatch = dlopen("libdispatch.so", RTLD_NOW | RTLD_NOLOAD);
-    if (!dispatch) dispatch = RTLD_DEFAULT;
+    // What the offset table would have bound: libdispatch's functions, or a sanitizer's
+    // interceptors of them where the program has any.
+    void *dispatch = RTLD_DEFAULT;
     void *blocks = dlopen("libBlocksRuntime.so", RTLD_NOW | RTLD_NOLOAD);
     if (!blocks) blocks = RTLD_DEFAULT;
 #define FIND(field, name)                                                                                                   \

@@ -141,6 +141,16 @@ for jobs in Set([1, cores]).sorted() {
         "\(format(run.wall.seconds * 1000, 0)) ms", format(Double(corpusCount) / run.wall.seconds, 0), format(run.peakMegabytes),
         run.peakTotalMegabytes.map { format($0) } ?? "n/a")
 }
+for jobs in Set([1, cores]).sorted() where !quick {
+    // Every scenario under 100 schedules: jobs, Dispatch blocks and answers in flight reordered.
+    let run = Measure.child(
+        scenarioProgram, ["run", "Scenarios", "--no-reports", "--quiet", "--jobs", "\(jobs)", "--schedules", "100", "--seed", "1"],
+        in: repository)
+    corpus.add(
+        "Scenarios/, 100 schedules, --jobs \(jobs)\(run.status == 0 ? "" : " (exit \(run.status))")", "\(corpusCount * 100)",
+        "\(format(run.wall.seconds * 1000, 0)) ms", format(Double(corpusCount * 100) / run.wall.seconds, 0), format(run.peakMegabytes),
+        run.peakTotalMegabytes.map { format($0) } ?? "n/a")
+}
 corpus.print()
 
 /// A folder of `count` scenarios: the brief's four cases, copied with unique ids.
