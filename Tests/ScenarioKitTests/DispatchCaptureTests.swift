@@ -84,6 +84,24 @@ import Testing
         #expect(result.status == .passed, "\(result.explanation)")
     }
 
+    /// A scenario ends clean: its timers and `asyncAfter` chains stop with it and nothing of it
+    /// ticks during the next scenario or afterwards.
+    @Test func timersAndDelayedBlocksDoNotOutliveTheirScenario() async throws {
+        let driver = DispatchStyleDriver()
+        let ticking = Build.scenario(
+            steps: [
+                Build.step(.perform(Build.call("tickForever"), parallel: 1, expect: .ok)), Build.step(.advance(.milliseconds(3500))),
+            ])
+        let first = await ScenarioRunner(driver: driver, options: RunOptions(route: .urlSession)).run(ticking)
+        #expect(first.status == .passed, "\(first.explanation)")
+        #expect(driver.ticks.value == 6, "three timer ticks and three asyncAfter ticks in 3.5 virtual seconds")
+        let next = Build.scenario(steps: [Build.step(.advance(.seconds(3600)))])
+        let second = await ScenarioRunner(driver: DispatchStyleDriver(), options: RunOptions(route: .urlSession)).run(next)
+        #expect(second.status == .passed, "\(second.explanation)")
+        try await Task.sleep(for: .milliseconds(1200))
+        #expect(driver.ticks.value == 6, "nothing ticked after its scenario ended")
+    }
+
     @Test func aSemaphoreWaitOnTheClientsQueueIsServed() async {
         let scenario = Build.scenario(
             exchanges: [Build.exchange("me", path: "/me", status: 201, latency: .seconds(5))],

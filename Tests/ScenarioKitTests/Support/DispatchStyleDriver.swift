@@ -63,6 +63,23 @@ final class CompletionClient: @unchecked Sendable {
         timer.resume()
     }
 
+    /// Ticks every second on a Dispatch timer and an `asyncAfter` chain, forever, counting in `ticks`.
+    func tickForever(_ ticks: TickCounter) {
+        let timer = DispatchSource.makeTimerSource(queue: work)
+        timer.setEventHandler { ticks.add() }
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
+        poller = timer
+        timer.resume()
+        tickAgain(ticks)
+    }
+
+    private func tickAgain(_ ticks: TickCounter) {
+        work.asyncAfter(deadline: .now() + .seconds(1)) { [self] in
+            ticks.add()
+            tickAgain(ticks)
+        }
+    }
+
     /// Loads every path, waits for all with a group, and reports on the main queue.
     func fanOut(_ paths: [String], completion: @escaping @Sendable ([Int]) -> Void) {
         let group = DispatchGroup()
@@ -93,12 +110,22 @@ final class CompletionClient: @unchecked Sendable {
     }
 }
 
+/// Counts ticks from any thread.
+final class TickCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
 final class StatusBox: @unchecked Sendable {
     var value = 0
     var all: [Int] = []
 }
 
 struct DispatchStyleDriver: ScenarioDriver {
+    /// Where `tickForever` counts.
+    var ticks = TickCounter()
     var name: String { "DispatchStyle" }
     var actions: [ActionSpec] {
         let path = [ArgumentSpec("path", .string, required: true, "path")]
@@ -107,6 +134,7 @@ struct DispatchStyleDriver: ScenarioDriver {
             ActionSpec("poll", "GET every 15 s on a Dispatch timer, three times", arguments: path),
             ActionSpec("fanOut", "GET /a, /b and /c, waiting with a DispatchGroup"),
             ActionSpec("getBlocking", "GET with a semaphore wait on the client's queue", arguments: path),
+            ActionSpec("tickForever", "a Dispatch timer and an asyncAfter chain, each ticking every second forever"),
         ]
     }
     var givenKeys: [GivenSpec] { [] }
@@ -114,17 +142,22 @@ struct DispatchStyleDriver: ScenarioDriver {
     func makeSession(_ context: DriverContext) async throws -> any DriverSession {
         DispatchStyleSession(
             client: CompletionClient(session: URLSession(configuration: context.urlSessionConfiguration()), base: context.baseURL),
-            clock: context.clock)
+            clock: context.clock, ticks: ticks)
     }
 }
 
 struct DispatchStyleSession: DriverSession {
     let client: CompletionClient
     let clock: VirtualClock
+    let ticks: TickCounter
 
     func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
         let path = arguments["path"]?.stringValue ?? "/"
         let started = clock.now
+        if action == "tickForever" {
+            client.tickForever(ticks)
+            return .value(nil)
+        }
         let value: JSONValue = await withCheckedContinuation { continuation in
             switch action {
             case "get": client.get(path) { continuation.resume(returning: ["status": .number(Double($0))]) }
