@@ -57,7 +57,9 @@ import Testing
     struct ProbeDriver: ScenarioDriver {
         let url: URL
         var name: String { "Probe" }
-        var actions: [ActionSpec] { [ActionSpec("send", "GET the probe URL from the client's queue and from a Thread")] }
+        var actions: [ActionSpec] {
+            [ActionSpec("send", "GET the probe URL from a queue or a Thread", arguments: [ArgumentSpec("via", .string, "queue or thread")])]
+        }
         var givenKeys: [GivenSpec] { [] }
 
         func makeSession(_ context: DriverContext) async throws -> any DriverSession {
@@ -71,22 +73,16 @@ import Testing
 
         func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
             let (session, url) = (self.session, self.url)
-            let statuses: [Int] = await withCheckedContinuation { continuation in
-                let box = StatusBox()
-                let lock = NSLock()
-                let answered: @Sendable (URLResponse?) -> Void = { response in
-                    let all: [Int]? = lock.withLock {
-                        box.all.append((response as? HTTPURLResponse)?.statusCode ?? -1)
-                        return box.all.count == 2 ? box.all.sorted() : nil
-                    }
-                    if let all { continuation.resume(returning: all) }
+            let fromThread = arguments["via"]?.stringValue == "thread"
+            let status: Int = await withCheckedContinuation { continuation in
+                let send: @Sendable () -> Void = {
+                    session.dataTask(with: url) { _, response, _ in
+                        continuation.resume(returning: (response as? HTTPURLResponse)?.statusCode ?? -1)
+                    }.resume()
                 }
-                DispatchQueue(label: "probe.client").async {
-                    session.dataTask(with: url) { _, response, _ in answered(response) }.resume()
-                }
-                Thread { session.dataTask(with: url) { _, response, _ in answered(response) }.resume() }.start()
+                if fromThread { Thread { send() }.start() } else { DispatchQueue(label: "probe.client").async { send() } }
             }
-            return .value(.array(statuses.map { .number(Double($0)) }))
+            return .value(["status": .number(Double(status))])
         }
 
         func snapshot() async -> JSONValue { [:] }
@@ -94,16 +90,35 @@ import Testing
         func timeline() async -> [JSONValue] { [] }
     }
 
-    @Test func aRoutedSessionNeverOpensASocketInOrOutOfAScenario() async throws {
-        let listener = try Listener()
+    private func probe(via: String, listener: Listener) async throws -> ScenarioResult {
         let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/probe"))
         let scenario = Build.scenario(
-            exchanges: [Build.exchange("probe", path: "/probe", status: 204, times: 2)],
-            steps: [Build.step(.perform(Build.call("send"), parallel: 1, expect: .value([204, 204])))])
-        let result = await ScenarioRunner(driver: ProbeDriver(url: url), options: RunOptions(route: .urlSession)).run(scenario)
-        #expect(result.status == .passed, "\(result.explanation)")
+            exchanges: [Build.exchange("probe", path: "/probe", status: 204)],
+            steps: [Build.step(.perform(Build.call("send", ["via": .string(via)]), parallel: 1, expect: .value(["status": 204])))])
+        return await ScenarioRunner(driver: ProbeDriver(url: url), options: RunOptions(route: .urlSession)).run(scenario)
+    }
 
-        // Outside any scenario, a routed session's request fails instead of leaving.
+    @Test func aRoutedSessionsRequestFromAQueueReachesItsRunAndNoSocket() async throws {
+        let listener = try Listener()
+        let result = try await probe(via: "queue", listener: listener)
+        #expect(result.status == .passed, "\(result.explanation)")
+        #expect(listener.connections() == 0)
+    }
+
+    /// A Thread of the app's own is not the scenario's: the run says so, naming the queue its
+    /// request went through, and the request never reaches the network.
+    @Test func aRoutedSessionsRequestFromAThreadIsAnEscapeAndNoSocket() async throws {
+        let listener = try Listener()
+        let result = try await probe(via: "thread", listener: listener)
+        #expect(result.status == .error)
+        #expect(result.errorMessage?.contains("escaped: a block for queue 'URLSession<") == true, "\(result.explanation)")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(listener.connections() == 0)
+    }
+
+    @Test func aRoutedSessionOfAnEndedRunFailsWithoutASocket() async throws {
+        let listener = try Listener()
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/probe"))
         let leftover = URLSession(configuration: ScriptedURLProtocol.configuration(route: "run-that-ended"))
         let error: (any Error)? = await withCheckedContinuation { continuation in
             leftover.dataTask(with: url) { _, _, error in continuation.resume(returning: error) }.resume()

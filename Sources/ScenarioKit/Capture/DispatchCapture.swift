@@ -47,7 +47,11 @@ enum DispatchCapture {
 
     private static func targeted(_ queue: Object?, _ target: Object?) {
         guard let queue else { return }
-        lock.withLock { targets[queue] = target.flatMap { ssdc_is_global_queue($0) != 0 ? nil : $0 } }
+        let creator = Capture.currentScheduler
+        lock.withLock {
+            targets[queue] = target.flatMap { ssdc_is_global_queue($0) != 0 ? nil : $0 }
+            if let creator, !isFoundations(queue) { queues[queue] = creator }
+        }
     }
 
     /// The serial queue that orders `queue`'s blocks: the last queue of its target chain before
@@ -78,13 +82,20 @@ enum DispatchCapture {
     /// The scenario a call on `queue` belongs to, and whether it comes from another thread.
     private static func owner(of queue: Object?) -> (ScenarioScheduler, foreign: Bool)? {
         if let mine = Capture.currentScheduler {
-            if let queue, !ssdcIsShared(queue) { lock.withLock { queues[queue] = mine } }
+            if let queue, !ssdcIsShared(queue), !isFoundations(queue) { lock.withLock { queues[queue] = mine } }
             return (mine, false)
         }
         guard let queue else { return nil }
         if let known = lock.withLock({ queues[queue] }) { return (known, true) }
         if queue == mainQueue, let running = Capture.wholeProcessScenario { return (running, true) }
         return nil
+    }
+
+    /// Foundation's own queues (cookie storage, URLSession's) are everyone's too: captured when
+    /// used from the runner, never for other threads, which may be other tests' or the process's.
+    private static func isFoundations(_ queue: Object) -> Bool {
+        guard let raw = ssdc_queue_label(queue) else { return false }
+        return strncmp(raw, "org.swift.", 10) == 0 || strncmp(raw, "com.apple.", 10) == 0
     }
 
     /// The main queue and the global queues are everyone's: a use from the runner thread does not
@@ -111,7 +122,7 @@ enum DispatchCapture {
     private static func takeSync(queue: Object?, block: Object?) -> Bool {
         guard let queue, let block else { return false }
         if let scheduler = Capture.currentScheduler {
-            if !ssdcIsShared(queue) { lock.withLock { queues[queue] = scheduler } }
+            if !ssdcIsShared(queue), !isFoundations(queue) { lock.withLock { queues[queue] = scheduler } }
             scheduler.runSync(on: queue, block: block)
             return true
         }

@@ -28,6 +28,7 @@ enum RuntimeHooks {
     typealias EnqueueMain = @convention(thin) (UnownedJob) -> Void
     typealias EnqueueGlobal = @convention(thin) (UnownedJob) -> Void
     typealias GetCurrentTask = @convention(c) () -> UnsafeRawPointer?
+    typealias GetJobTaskID = @convention(c) (UnsafeRawPointer) -> UInt64
 
     /// Pointers to the runtime's variables and functions; `nil` where a runtime lacks one.
     private struct Symbols: @unchecked Sendable {
@@ -66,6 +67,14 @@ enum RuntimeHooks {
             enqueueGlobal: unsafeBitCast(enqueueGlobal, to: EnqueueGlobal.self),
             getCurrentTask: unsafeBitCast(getCurrentTask, to: GetCurrentTask.self))
     }()
+
+    private static let getJobTaskID: GetJobTaskID? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_getJobTaskId") else { return nil }
+        return unsafeBitCast(symbol, to: GetJobTaskID.self)
+    }()
+
+    /// The id of the task a job runs (never reused in a process), or 0 for a job of no task.
+    static func taskID(of job: UnownedJob) -> UInt64 { getJobTaskID?(unsafeBitCast(job, to: UnsafeRawPointer.self)) ?? 0 }
 
     /// Whether this runtime has every hook the capture needs.
     static var available: Bool { symbols != nil }

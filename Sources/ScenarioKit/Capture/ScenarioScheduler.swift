@@ -21,11 +21,15 @@ final class ScenarioScheduler: @unchecked Sendable {
     enum Work {
         case job(UnownedJob, Lane)
         case block(DispatchWork)
+        /// An answer of the scripted backend, handed to the stack when nothing else can run.
+        case delivery(AnswerDelivery)
     }
 
     private struct Entry {
         var work: Work
         var queuedAt: ContinuousClock.Instant
+        /// Its place among everything queued in this run: what names it when nothing lasting does.
+        var sequence: Int
     }
 
     private let condition = NSCondition()
@@ -35,7 +39,21 @@ final class ScenarioScheduler: @unchecked Sendable {
     private var order: JobOrder
     /// Tasks (and serial queues) by the order they first appeared in: what an explored schedule
     /// gives priorities to.
-    private var ordinals: [UnsafeRawPointer: Int] = [:]
+    private var ordinals: [OrdinalKey: Int] = [:]
+    /// What an ordinal belongs to: a task or serial queue by address (they live while they
+    /// matter), or one piece of work by the order it was made in (its address may come back).
+    private enum OrdinalKey: Hashable {
+        case task(UInt64)
+        case address(UnsafeRawPointer)
+        case piece(Int)
+    }
+    /// How many entries were queued so far.
+    private var queued = 0
+
+    private func entry(_ work: Work) -> Entry {
+        queued += 1
+        return Entry(work: work, queuedAt: .now, sequence: queued)
+    }
     /// Jobs and blocks run so far in this scenario.
     private(set) var jobsRun = 0
     private var head = 0
@@ -43,6 +61,9 @@ final class ScenarioScheduler: @unchecked Sendable {
     private var runningMain = false
     /// The Dispatch queue the running work is "on" (read on the runner thread only).
     private(set) var currentQueue: DispatchCapture.Object?
+    /// Answers waiting to reach the stack, one at a time: the next goes only once everything the
+    /// previous one caused has run or waits.
+    private var deliveries: [Entry] = []
     /// `group.notify` blocks waiting for their group to empty.
     private var notifications: [(group: DispatchCapture.Object, work: DispatchWork)] = []
     /// When the running job was queued, on the runner thread (read there only).
@@ -84,7 +105,7 @@ final class ScenarioScheduler: @unchecked Sendable {
                     "\(what()) was enqueued from \(thread) while nothing outside the scenario was expected to come back (a Thread, a real timer, a callback API the scenario cannot see?); declare such work with DriverContext.outsideWork(_:)"
                 if !escapeNotes.contains(note) { escapeNotes.append(note) }
             }
-            queue.append(Entry(work: work, queuedAt: .now))
+            queue.append(entry(work))
             condition.signal()
         }
     }
@@ -121,6 +142,14 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
+    /// Keeps an answer of the scripted backend until nothing else can run.
+    func deliver(_ answer: AnswerDelivery) {
+        condition.withLock {
+            deliveries.append(entry(.delivery(answer)))
+            condition.signal()
+        }
+    }
+
     /// Queues `work` once `group` is empty (`group.notify`); checked whenever the runner is idle.
     func notify(_ group: DispatchCapture.Object, work: DispatchWork) {
         ssdc_retain(group)
@@ -133,7 +162,7 @@ final class ScenarioScheduler: @unchecked Sendable {
         var released = false
         notifications.removeAll { pending in
             guard ssdc_real_group_wait(pending.group, 0) == 0 else { return false }
-            queue.append(Entry(work: .block(pending.work), queuedAt: .now))
+            queue.append(entry(.block(pending.work)))
             ssdc_release(pending.group)
             released = true
             return true
@@ -221,10 +250,10 @@ final class ScenarioScheduler: @unchecked Sendable {
             // Deliveries are settled without the queue's lock: probing URLSession may run `sync` work here.
             if isQueueEmpty, outside.isAway { _ = outside.settleDeliveries() }
             condition.lock()
-            if head == queue.count, outside.isAway {
+            if head == queue.count, deliveries.isEmpty, outside.isAway {
                 // Only other threads can refill the queue now (URLSession, declared work); wait for them.
                 let deadline = Date(timeIntervalSinceNow: externalWait)
-                while head == queue.count, outside.isAway {
+                while head == queue.count, deliveries.isEmpty, outside.isAway {
                     let until = min(deadline, outside.nextCheck ?? deadline)
                     if !condition.wait(until: until) {
                         condition.unlock()
@@ -238,19 +267,11 @@ final class ScenarioScheduler: @unchecked Sendable {
                     }
                 }
             }
-            if head == queue.count, releaseNotifications() {
-                condition.unlock()
-                continue
-            }
-            guard head < queue.count else {
+            guard let next = takeNext() else {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
                 condition.unlock()
                 return ran
-            }
-            guard let next = takeNext() else {
-                condition.unlock()
-                continue
             }
             condition.unlock()
             execute(next)
@@ -261,6 +282,12 @@ final class ScenarioScheduler: @unchecked Sendable {
 
     /// Takes the next entry to run, in the schedule's order; called with the lock held.
     private func takeNext() -> Entry? {
+        if head == queue.count { _ = releaseNotifications() }
+        if head == queue.count, !deliveries.isEmpty {
+            // Nothing else can run: the next answer goes (the schedule's pick when exploring).
+            let chosen = order.isFIFO || deliveries.count == 1 ? 0 : order.pick(deliveries.map { ordinal(of: $0) })
+            queue.append(deliveries.remove(at: chosen))
+        }
         guard head < queue.count else { return nil }
         if !order.isFIFO, queue.count - head > 1 {
             // An explored schedule: bring the chosen entry to the front, keeping the others' order.
@@ -273,7 +300,7 @@ final class ScenarioScheduler: @unchecked Sendable {
                     guard seenQueues.insert(work.serialRoot).inserted else { continue }
                 }
                 positions.append(position)
-                ordinals.append(ordinal(of: queue[position].work))
+                ordinals.append(ordinal(of: queue[position]))
             }
             let chosen = positions[order.pick(ordinals)]
             if chosen != head { queue.insert(queue.remove(at: chosen), at: head) }
@@ -302,6 +329,8 @@ final class ScenarioScheduler: @unchecked Sendable {
             condition.withLock { runningMain = outer.1 }
         case .block(let work):
             run(work)
+        case .delivery(let answer):
+            answer.hand()
         }
     }
 
@@ -315,11 +344,15 @@ final class ScenarioScheduler: @unchecked Sendable {
     }
 
     /// The task (or serial queue) an entry belongs to, numbered by first appearance.
-    private func ordinal(of work: Work) -> Int {
-        let key: UnsafeRawPointer
-        switch work {
-        case .job(let job, _): key = unsafeBitCast(job, to: UnsafeRawPointer.self)
-        case .block(let block): key = UnsafeRawPointer(block.isConcurrent ? Unmanaged.passUnretained(block).toOpaque() : block.serialRoot)
+    private func ordinal(of entry: Entry) -> Int {
+        let key: OrdinalKey
+        switch entry.work {
+        case .job(let job, _):
+            // A task by its id: a finished task's address can come back for another one.
+            let id = RuntimeHooks.taskID(of: job)
+            key = id != 0 ? .task(id) : .piece(entry.sequence)
+        case .block(let block): key = block.isConcurrent ? .piece(entry.sequence) : .address(UnsafeRawPointer(block.serialRoot))
+        case .delivery: key = .piece(entry.sequence)
         }
         if let known = ordinals[key] { return known }
         ordinals[key] = ordinals.count
@@ -350,5 +383,18 @@ final class ScenarioScheduler: @unchecked Sendable {
                 job.runSynchronously(on: GenericStandIn.shared.asUnownedSerialExecutor())
             }
         }
+    }
+}
+
+/// An answer on its way to the stack; handed on once.
+final class AnswerDelivery: @unchecked Sendable {
+    private var work: (@Sendable () -> Void)?
+
+    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+
+    func hand() {
+        let work = self.work
+        self.work = nil
+        work?()
     }
 }

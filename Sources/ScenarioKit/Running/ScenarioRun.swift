@@ -27,6 +27,8 @@ final class ScenarioRun: @unchecked Sendable {
         self.clock = clock
         scheduler = ScenarioScheduler(clock: clock, order: JobOrder(options.schedule, length: options.scheduleLength))
         backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: scheduler.outside)
+        let scheduler = self.scheduler
+        backend.handAnswers { scheduler.deliver($0) }
         if !options.schedule.isFIFO {
             // The network's draws are the schedule's too, apart from the order of jobs.
             let seed = options.schedule.seed ^ (UInt64(options.schedule.index) &* 0xD1B5_4A32_D192_ED03) ^ 0x6E65_7477_6F72_6B00

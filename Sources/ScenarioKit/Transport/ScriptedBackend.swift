@@ -232,7 +232,20 @@ public final class ScriptedBackend: @unchecked Sendable {
         answer.tag.map { outsideWork?.park($0) }
     }
 
+    /// Where answers go on their way to the stack: a run hands them on one at a time.
+    private var handOn: (@Sendable (AnswerDelivery) -> Void)?
+
+    /// Hands every answer to `handOn` instead of to the stack directly. Call before the run starts.
+    func handAnswers(to handOn: @escaping @Sendable (AnswerDelivery) -> Void) {
+        lock.withLock { self.handOn = handOn }
+    }
+
     private func send(_ answer: Held) {
+        guard let handOn = lock.withLock({ handOn }) else { return answerNow(answer) }
+        handOn(AnswerDelivery { [self] in answerNow(answer) })
+    }
+
+    private func answerNow(_ answer: Held) {
         lock.withLock { unanswered -= 1 }
         record(answer.reply, number: answer.number)
         switch answer.reply {

@@ -40,7 +40,7 @@ public class ScriptedURLProtocol: URLProtocol {
     /// backend, or fails.
     public static func configuration(route: String) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [RoutedURLProtocol.self]
+        configuration.protocolClasses = [RouteClass.protocolClass(for: route)]
         configuration.urlCache = nil
         configuration.httpAdditionalHeaders = [routeHeader: route]
         return configuration
@@ -58,6 +58,7 @@ public class ScriptedURLProtocol: URLProtocol {
     /// comes from that scenario (its thread, or any thread in a process that runs only scenarios).
     fileprivate static func route(of request: URLRequest, onRunnerThread: Bool) -> String? {
         if let route = request.value(forHTTPHeaderField: routeHeader) { return route }
+        if let route = ownRoute { return route }
         guard onRunnerThread || Capture.ownsWholeProcess else { return nil }
         return routes.withLock { runningRoute }
     }
@@ -65,6 +66,9 @@ public class ScriptedURLProtocol: URLProtocol {
     fileprivate static func key(_ request: URLRequest) -> String {
         "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
     }
+
+    /// The run whose sessions this class serves; `nil` for the class `URLSession.shared` uses.
+    class var ownRoute: String? { nil }
 
     override public class func canInit(with request: URLRequest) -> Bool {
         // URLSession asks on the caller's thread when a task is resumed: the request is away
@@ -192,15 +196,52 @@ public class ScriptedURLProtocol: URLProtocol {
     }
 }
 
-/// The protocol of routed configurations. It takes every request of their sessions, from any
-/// thread, so none can fall through to URLSession's own HTTP loading: a request goes to its run
-/// (by its header, or to the scenario running in this process, as scenarios take turns), and
-/// one that no run can be found for fails with `cannotConnectToHost` without opening a socket.
-final class RoutedURLProtocol: ScriptedURLProtocol, @unchecked Sendable {
+/// The protocol of one run's routed configurations. It takes every request of their sessions,
+/// from any thread, so none can fall through to URLSession's own HTTP loading: FoundationNetworking
+/// does not show a configuration's headers to its protocols, so each run's configurations get a
+/// class of their own (``RouteNumber``) that knows the run. A request of a run that has ended
+/// fails with `cannotConnectToHost` without opening a socket.
+final class RoutedURLProtocol<Route: RouteNumber>: ScriptedURLProtocol, @unchecked Sendable {
+    override class var ownRoute: String? { "run-\(Route.value)" }
+
     override class func canInit(with request: URLRequest) -> Bool {
         Capture.rememberCurrentTask()
-        if let route = route(of: request, onRunnerThread: true) { routes.backend(for: route)?.outside?.announce(key(request)) }
+        if let route = route(of: request, onRunnerThread: false) { routes.backend(for: route)?.outside?.announce(key(request)) }
         return true
+    }
+}
+
+/// A run's number as a type, so that a run's URLProtocol class can be made at run time:
+/// `RouteTwice<RouteTwicePlusOne<RouteZero>>` is 2 × (2 × 0 + 1) = 2.
+protocol RouteNumber {
+    static var value: Int { get }
+}
+
+enum RouteZero: RouteNumber {
+    static var value: Int { 0 }
+}
+
+enum RouteTwice<Half: RouteNumber>: RouteNumber {
+    static var value: Int { Half.value * 2 }
+}
+
+enum RouteTwicePlusOne<Half: RouteNumber>: RouteNumber {
+    static var value: Int { Half.value * 2 + 1 }
+}
+
+enum RouteClass {
+    /// The protocol class of the run named `route` (`run-N`).
+    static func protocolClass(for route: String) -> AnyClass {
+        func make<Number: RouteNumber>(_: Number.Type) -> AnyClass { RoutedURLProtocol<Number>.self }
+        return make(type(for: Int(route.dropFirst("run-".count)) ?? 0))
+    }
+
+    private static func type(for number: Int) -> any RouteNumber.Type {
+        guard number > 0 else { return RouteZero.self }
+        func wrap<Half: RouteNumber>(_: Half.Type) -> any RouteNumber.Type {
+            number % 2 == 0 ? RouteTwice<Half>.self : RouteTwicePlusOne<Half>.self
+        }
+        return wrap(type(for: number / 2))
     }
 }
 
