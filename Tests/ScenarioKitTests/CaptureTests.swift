@@ -131,7 +131,9 @@ import Testing
         for _ in 0..<5 {
             let result = await run(scenario, route: .direct)
             #expect(result.status == .error)
-            #expect(result.errorMessage?.contains("escaped: a job was enqueued from thread 'app.worker'") == true, "\(result.errorMessage ?? "")")
+            #expect(
+                result.errorMessage?.contains("escaped: a job was enqueued from thread 'app.worker'") == true,
+                "\(result.errorMessage ?? "")")
             #expect(result.errorLocation == Build.here)
         }
     }

@@ -6,6 +6,7 @@ package enum ScenarioKeys {
     /// The document root.
     package static let topLevel = [
         "$schema", "name", "description", "tags", "given", "exchanges", "steps", "expect", "relax", "timeLimit", "limits", "secrets",
+        "invariants",
     ]
     /// `limits`.
     package static let limits = ["wakes", "jobs"]
