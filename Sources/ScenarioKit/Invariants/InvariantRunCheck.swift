@@ -8,8 +8,6 @@ struct InvariantRunCheck {
     var assertions: [AssertionResult] = []
     /// Values the messages quote: the run's result masks them like every secret.
     var quoted: [String] = []
-    /// The transcript line of the first request involved in a violation.
-    var firstLine: Int?
 
     /// The most violations one invariant lists.
     static let shownViolations = 5
@@ -44,7 +42,6 @@ struct InvariantRunCheck {
             quoted += mine.flatMap(\.quoted)
             let numbers = Array(Set(mine.flatMap(\.requests))).sorted()
             let places = numbers.compactMap { number in line(of: number).map { (number, $0) } }
-            if let first = places.first?.1, firstLine.map({ first < $0 }) ?? true { firstLine = first }
             var message = mine.prefix(Self.shownViolations).map(\.message).joined(separator: "; ")
             if mine.count > Self.shownViolations { message += "; and \(mine.count - Self.shownViolations) more" }
             let actual = places.map { number, index in "transcript line \(index + 1): \(lines[index])" }

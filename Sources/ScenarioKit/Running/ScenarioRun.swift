@@ -411,7 +411,7 @@ final class ScenarioRun: @unchecked Sendable {
         record(
             StepResult(
                 index: scenario.steps.count + 2, label: "invariants", location: scenario.location, assertions: check.assertions,
-                startedAt: clock.now.offset, firstLine: check.firstLine))
+                startedAt: clock.now.offset, firstLine: backend.transcriptCount))
     }
 
     // MARK: - End
