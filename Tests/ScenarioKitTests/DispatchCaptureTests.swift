@@ -106,7 +106,9 @@ import Testing
         let scenario = Build.scenario(
             exchanges: [Build.exchange("me", path: "/me", status: 201, latency: .seconds(5))],
             steps: [
-                Build.step(.perform(Build.call("getBlocking", ["path": "/me"]), parallel: 1, expect: .value(["result": ["status": 201], "seconds": 5])))
+                Build.step(
+                    .perform(
+                        Build.call("getBlocking", ["path": "/me"]), parallel: 1, expect: .value(["result": ["status": 201], "seconds": 5])))
             ])
         let result = await run(scenario)
         #expect(result.status == .passed, "\(result.explanation)")

@@ -77,6 +77,12 @@ import Testing
         #expect(properties(definition("requestExpectations")) == Set(ScenarioKeys.requestExpectations))
         #expect(properties(definition("logEntry")) == Set(ScenarioKeys.logEntry))
         #expect(definition("exchange")?["properties"]?["fault"]?["enum"] == .array(ScenarioKeys.faults.map(JSONValue.string)))
+        #expect(properties(definition("invariantChanges")) == Set(InvariantKeys.changes))
+        #expect(properties(definition("invariant")) == Set(InvariantKeys.common + InvariantKeys.checks.flatMap(\.keys)))
+        #expect(properties(definition("invariantValue")) == Set(InvariantKeys.value))
+        #expect(properties(definition("invariantEvent")) == Set(InvariantKeys.event))
+        #expect(properties(definition("invariantAnswer")) == Set(InvariantKeys.answer))
+        #expect(definition("invariant")?["properties"]?["check"]?["enum"] == .array(InvariantKeys.checks.map { .string($0.name) }))
 
         // Each step variant: its required kind key and its properties.
         let variants = definition("step")?["oneOf"]?.arrayValue ?? []
@@ -98,5 +104,20 @@ import Testing
             #expect(definition["additionalProperties"] == false, "$defs.\(name)")
         }
         #expect(root["additionalProperties"] == false)
+    }
+
+    /// `invariants.schema.json` accepts every invariant file of the package, and the loader loads them.
+    @Test func everyInvariantFileValidatesAndLoads() throws {
+        let url = Self.scenariosFolder.appendingPathComponent("invariants.schema.json")
+        let validator = SchemaValidator(root: try JSONTextParser(data: try Data(contentsOf: url), file: url.path).parseDocument().value)
+        let package = Self.scenariosFolder.deletingLastPathComponent()
+        let files = ["Scenarios", "Examples/SampleApp/Scenarios", "Examples/DispatchApp/Scenarios", "Examples/TwoSessionApp/Scenarios"]
+            .map { package.appendingPathComponent($0).appendingPathComponent(InvariantFiles.fileName).path }
+        for file in files {
+            let value = try JSONTextParser(data: try Data(contentsOf: URL(fileURLWithPath: file)), file: file).parseDocument().value
+            #expect(validator.validate(value).isEmpty, "\(file): \(validator.validate(value))")
+            #expect(throws: Never.self) { try InvariantFiles.load(contentsOf: file).get() }
+        }
+        #expect(!validator.validate(try Self.parse(#"{"invariants": [{"id": "x", "description": "d", "check": "nope"}]}"#)).isEmpty)
     }
 }

@@ -36,6 +36,9 @@ struct RunCommand: Command {
         .value("--seed", "S", "The seed --schedules draws its schedules from (default: 1)"),
         .value("--replay-schedule", "SEED:INDEX", "Run each scenario under exactly the schedule a failure printed"),
         .flag("--allow-empty", "Exit 0 when no scenario file is found or the selection runs none"),
+        .flag(
+            "--invariants-only",
+            "Check invariants only: leave out every expect, step expectation and unmatched/unused check (mutation scoring)"),
     ]
 
     /// The hidden command `run --jobs N` starts its worker processes with.
@@ -118,6 +121,7 @@ struct RunCommand: Command {
             route = parsed
         }
         runOptions = RunOptions(route: route, revealSecrets: arguments.has("--show-secrets"))
+        runOptions.invariantsOnly = arguments.has("--invariants-only")
         allowEmpty = arguments.has("--allow-empty")
 
         if let text = arguments.value("--replay-schedule") {
@@ -165,6 +169,7 @@ struct RunCommand: Command {
         case nil: break
         }
         if runOptions.revealSecrets, exploration != nil { arguments.append("--show-secrets") }
+        if runOptions.invariantsOnly { arguments.append("--invariants-only") }
         return arguments
     }
 

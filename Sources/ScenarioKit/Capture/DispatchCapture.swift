@@ -143,7 +143,8 @@ enum DispatchCapture {
     private static func takeWait(_ object: Object?, timeout: UInt64, isGroup: Bool, result: UnsafeMutablePointer<Int>?) -> Bool {
         guard let object, let scheduler = Capture.currentScheduler else { return false }
         let remaining = ssdc_nanoseconds_until(timeout)
-        let limit = remaining == Int64.max ? nil : Capture.roundest(from: .nanoseconds(remaining), to: .nanoseconds(remaining) + .milliseconds(1))
+        let limit =
+            remaining == Int64.max ? nil : Capture.roundest(from: .nanoseconds(remaining), to: .nanoseconds(remaining) + .milliseconds(1))
         let value = scheduler.runWhileWaiting(on: isGroup ? "a DispatchGroup" : "a DispatchSemaphore", timeout: limit) {
             (isGroup ? ssdc_real_group_wait(object, 0) : ssdc_real_semaphore_wait(object, 0)) == 0
         }
@@ -171,7 +172,8 @@ enum DispatchCapture {
         let slack = timer.scheduler.timeSinceCurrentJobWasQueued + .microseconds(200)
         timer.set(
             start: Capture.roundest(from: remaining, to: remaining + slack),
-            interval: interval >= UInt64(Int64.max) ? nil : Capture.roundest(from: .nanoseconds(Int64(interval)), to: .nanoseconds(Int64(interval))))
+            interval: interval >= UInt64(Int64.max)
+                ? nil : Capture.roundest(from: .nanoseconds(Int64(interval)), to: .nanoseconds(Int64(interval))))
         return true
     }
 

@@ -169,7 +169,7 @@ extension ScenarioDecoder {
 
     // MARK: request
 
-    private mutating func decodeMatcher(_ node: JSONNode, at path: String) -> RequestMatcher? {
+    mutating func decodeMatcher(_ node: JSONNode, at path: String) -> RequestMatcher? {
         guard let fields = object(node, at: path, "'request'", allowed: ScenarioKeys.request) else { return nil }
         var matcher = RequestMatcher()
         if let member = fields["method"] {

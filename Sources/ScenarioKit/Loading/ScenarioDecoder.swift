@@ -34,6 +34,8 @@ struct ScenarioDecoder {
     var runningHandles: [String: ScenarioLocation] = [:]
     /// Handles already awaited.
     var awaitedHandles: Set<String> = []
+    /// The invariants of the files that govern the scenario.
+    var inheritedInvariants: [Invariant] = []
 
     init(file: String, directory: String, actions: [ActionSpec], givenKeys: [GivenSpec]) {
         self.file = file
@@ -78,6 +80,10 @@ struct ScenarioDecoder {
             lateAnswers = bound
         }
         let secretKeys = stringArray(top, "secrets") ?? []
+        var changes = InvariantChanges()
+        if let member = top["invariants"] {
+            changes = decodeInvariantChanges(member.value, at: top.path("invariants"), known: inheritedInvariants.map(\.id))
+        }
         guard issues.isEmpty, let name, let description else { return nil }
         var scenario = Scenario(
             id: id, name: name, description: description, tags: tags, file: file,
@@ -86,6 +92,8 @@ struct ScenarioDecoder {
         scenario.limits = limits
         scenario.lateAnswers = lateAnswers
         scenario.secretKeys = secretKeys
+        scenario.invariants = inheritedInvariants.filter { changes.off[$0.id] == nil } + changes.add
+        scenario.invariantsOff = changes.off
         return scenario
     }
 

@@ -31,7 +31,8 @@ public enum ScenarioDiscovery {
     }
 
     /// The scenarios at `paths`: a file is taken as is (its id is its name without `.json`); a
-    /// folder is searched recursively for `*.json` files other than `*.schema.json`, sorted by path,
+    /// folder is searched recursively for `*.json` files other than `*.schema.json` and invariant
+    /// files (`invariants.json`), sorted by path,
     /// following symbolic links.
     /// - Throws: ``Failure`` naming every path that could not be used: one that does not exist, a
     ///   folder that cannot be read, a link that leads nowhere or back into itself, a scenario path
@@ -114,7 +115,7 @@ public enum ScenarioDiscovery {
             switch kind(of: path) {
             case .folder:
                 walk(path, relative: id, visited: visited.union([identity]), into: &found, problems: &problems)
-            case .file where name.hasSuffix(".json") && !name.hasSuffix(".schema.json"):
+            case .file where name.hasSuffix(".json") && !name.hasSuffix(".schema.json") && name != InvariantFiles.fileName:
                 found.append(DiscoveredScenario(path: path, id: idForFile(id)))
             case .danglingLink(let target):
                 problems.append(Failure(path: path, description: "\(path) is a link to \(target), which does not exist"))

@@ -5,7 +5,8 @@
 package enum ScenarioKeys {
     /// The document root.
     package static let topLevel = [
-        "$schema", "name", "description", "tags", "given", "exchanges", "steps", "expect", "relax", "timeLimit", "limits", "secrets", "lateAnswers",
+        "$schema", "name", "description", "tags", "given", "exchanges", "steps", "expect", "relax", "timeLimit", "limits", "secrets",
+        "invariants", "lateAnswers",
     ]
     /// `limits`.
     package static let limits = ["wakes", "jobs"]

@@ -42,7 +42,10 @@ public struct ScenarioLoader: Sendable {
         }
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         var decoder = ScenarioDecoder(file: file, directory: directory, actions: actions, givenKeys: givenKeys)
+        let inherited = InvariantFiles.inherited(path: file, id: id)
+        decoder.inheritedInvariants = inherited.invariants
         let scenario = decoder.decodeScenario(root, id: id)
+        decoder.issues += inherited.issues
         if let scenario, decoder.issues.isEmpty {
             return .success(scenario)
         }

@@ -38,6 +38,11 @@ public struct Scenario: Sendable {
     public static let defaultLateAnswers = Duration.milliseconds(500)
     /// Extra member, query and form names whose values are secrets in this scenario (`secrets`).
     public var secretKeys: [String] = []
+    /// The invariants every run of this scenario is checked against: those of the invariant
+    /// files that govern it, less the ones it switches off, plus its own.
+    public var invariants: [Invariant] = []
+    /// Inherited invariants this scenario switches off, by id, with the reason.
+    public var invariantsOff: [String: String] = [:]
 
     /// Creates a scenario.
     public init(

@@ -17,6 +17,10 @@ public struct RunOptions: Sendable, Hashable {
     /// How many jobs the first-in-first-out run of the scenario took: where an explored
     /// schedule's priority changes may fall.
     public var scheduleLength = 100
+    /// Check invariants only: the scenario's `expect`, step expectations and its unmatched-request
+    /// and unused-exchange checks are left out (how `scripts/mutants --invariants-only` measures
+    /// what invariants alone catch).
+    public var invariantsOnly = false
 
     /// Creates options: direct route, secrets masked.
     public init(route: Route = .direct, revealSecrets: Bool = false) {

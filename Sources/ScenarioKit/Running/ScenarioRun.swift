@@ -18,6 +18,9 @@ final class ScenarioRun: @unchecked Sendable {
     /// Clock wakes in the current step, against `limits.wakes`.
     private var wakes = 0
     private var currentStep: Step?
+    /// Every action started, for the invariants; values quoted by failed invariants, to mask.
+    private var actionLog: [PendingAction] = []
+    private var invariantSecrets: [String] = []
 
     init(scenario: Scenario, driver: any ScenarioDriver, options: RunOptions) {
         self.scenario = scenario
@@ -96,7 +99,8 @@ final class ScenarioRun: @unchecked Sendable {
                 try perform(step, index: offset + 1)
             }
             try settle()
-            try finalChecks()
+            if !options.invariantsOnly { try finalChecks() }
+            try checkInvariants()
         } catch let abort as Abort {
             errorMessage = abort.message
             errorLocation = abort.location
@@ -139,6 +143,8 @@ final class ScenarioRun: @unchecked Sendable {
             }
             try wait(for: [action], step: step)
             assertions.append(check(action.result, against: expect, label: "outcome of '\(handle)'", location: step.location))
+        case .check where options.invariantsOnly:
+            try settle()
         case .advance(let duration):
             try advance(to: clock.now.advanced(by: duration))
         case .runUntilIdle:
@@ -147,6 +153,7 @@ final class ScenarioRun: @unchecked Sendable {
             try settle()
             assertions += try evaluate(expectations)
         }
+        if options.invariantsOnly { assertions.removeAll() }
         record(
             StepResult(
                 index: index, label: Self.label(step), location: step.location, assertions: assertions, startedAt: mark.time,
@@ -157,15 +164,22 @@ final class ScenarioRun: @unchecked Sendable {
     private struct PendingAction: Sendable {
         let call: ActionCall
         let outcome = ResultBox<ActionResult>()
+        /// Requests and answers so far when it began and when it ended (see ``RunRecord``).
+        var began = 0
+        let ended = ResultBox<Int>()
 
         var result: ActionResult? { outcome.value }
     }
 
     private func start(_ call: ActionCall) -> PendingAction {
-        let pending = PendingAction(call: call)
+        let backend = self.backend
+        let pending = PendingAction(call: call, began: backend.eventCount)
         guard let session else { return pending }
+        actionLog.append(pending)
         Task {
-            pending.outcome.set(await session.perform(call.action, arguments: call.arguments))
+            let result = await session.perform(call.action, arguments: call.arguments)
+            pending.ended.set(backend.eventCount)
+            pending.outcome.set(result)
         }
         return pending
     }
@@ -392,6 +406,21 @@ final class ScenarioRun: @unchecked Sendable {
         steps.append(step)
     }
 
+    /// Checks the run against the scenario's invariants, as one more step of results.
+    private func checkInvariants() throws {
+        guard !scenario.invariants.isEmpty, let session else { return }
+        let check = try InvariantRunCheck(
+            invariants: scenario.invariants, clockStart: scenario.clockStart, backend: backend,
+            actions: actionLog.map { RunRecord.Action(name: $0.call.action, began: $0.began, ended: $0.ended.value, result: $0.result) },
+            alerts: { try self.onExecutor("alerts()") { await session.alerts() } },
+            timeline: { try self.onExecutor("timeline()") { await session.timeline() } })
+        invariantSecrets += check.quoted
+        record(
+            StepResult(
+                index: scenario.steps.count + 2, label: "invariants", location: scenario.location, assertions: check.assertions,
+                startedAt: clock.now.offset, firstLine: backend.transcriptCount))
+    }
+
     // MARK: - End
 
     private func tearDown() {
@@ -405,7 +434,8 @@ final class ScenarioRun: @unchecked Sendable {
     private func result(errorMessage: String?, errorLocation: ScenarioLocation?) -> ScenarioResult {
         let policy = RedactionPolicy(scenario: scenario, driver: driver)
         let redactor = SecretRedactor(
-            secrets: policy.secrets(of: scenario, requests: backend.requests), enabled: !options.revealSecrets, policy: policy)
+            secrets: policy.secrets(of: scenario, requests: backend.requests) + invariantSecrets, enabled: !options.revealSecrets,
+            policy: policy)
         steps = steps.map { step in
             var step = step
             step.assertions = step.assertions.map { Self.masked($0, by: redactor) }

@@ -20,6 +20,8 @@ public final class ScriptedBackend: @unchecked Sendable {
         public var exchangeID: String?
         /// When it arrived.
         public var arrivedAt: VirtualClock.Instant
+        /// Its position among requests and answers (see ``RunRecord``).
+        public var order = 0
     }
 
     /// An answer the backend keeps back: held by a release condition, or waiting on latency.
@@ -44,6 +46,9 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// Under an explored schedule: how late an answer may come, and the draws that say how late.
     private var lateness: (bound: Duration, random: SplitMix64)?
     private var log: [LoggedRequest] = []
+    /// Answers as delivered, by request number, and how many requests and answers there were so far.
+    private var answers: [Int: RunRecord.Answer] = [:]
+    private var events = 0
     private var transcript: [String] = []
     private var firstUnmatchedLine: Int?
     /// What the nearest exchanges wanted, by request number, for unmatched requests.
@@ -102,7 +107,10 @@ public final class ScriptedBackend: @unchecked Sendable {
             let number = log.count + 1
             let candidate = MatchCandidate(request)
             let index = exchanges.indices.first { eligible($0, for: candidate) }
-            log.append(LoggedRequest(number: number, request: request, exchangeID: index.map { exchanges[$0].id }, arrivedAt: clock.now))
+            events += 1
+            log.append(
+                LoggedRequest(
+                    number: number, request: request, exchangeID: index.map { exchanges[$0].id }, arrivedAt: clock.now, order: events))
             transcript.append("[\(clock.now)] #\(number) → \(Self.describe(request))")
             guard let index else {
                 let near = Self.nearMisses(candidate, exchanges: exchanges, uses: uses)
@@ -160,6 +168,12 @@ public final class ScriptedBackend: @unchecked Sendable {
 
     /// Every request so far, in arrival order.
     public var requests: [LoggedRequest] { lock.withLock { log } }
+
+    /// The answers delivered so far, by request number.
+    package var deliveredAnswers: [Int: RunRecord.Answer] { lock.withLock { answers } }
+
+    /// How many requests were sent and answers delivered so far.
+    package var eventCount: Int { lock.withLock { events } }
 
     /// The exchange-by-exchange account so far, one line each (not yet masked).
     package var transcriptLines: [String] { lock.withLock { transcript } }
@@ -258,6 +272,14 @@ public final class ScriptedBackend: @unchecked Sendable {
 
     private func record(_ reply: Reply, number: Int) {
         lock.withLock {
+            events += 1
+            switch reply {
+            case .response(let response):
+                answers[number] = RunRecord.Answer(
+                    status: response.status.code, headers: response.headers, body: response.body, at: clock.now.offset, order: events)
+            case .fault(let code):
+                answers[number] = RunRecord.Answer(status: nil, fault: code.rawValue, at: clock.now.offset, order: events)
+            }
             // Unmatched requests already have their line ("no exchange matches; answered 404").
             guard let served = log[number - 1].exchangeID else { return }
             switch reply {

@@ -9,11 +9,13 @@ enum RepositoryPaths {
     /// The repository's `Scenarios/` folder.
     static let scenarios = root.appendingPathComponent("Scenarios")
 
-    /// Every scenario file in `Scenarios/` (not the schema).
+    /// Every scenario file in `Scenarios/` (not the schemas, not the invariant file).
     static var scenarioFiles: [URL] {
         guard let enumerator = FileManager.default.enumerator(at: scenarios, includingPropertiesForKeys: nil) else { return [] }
         return enumerator.compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasSuffix(".schema.json") }
+            .filter {
+                $0.pathExtension == "json" && !$0.lastPathComponent.hasSuffix(".schema.json") && $0.lastPathComponent != "invariants.json"
+            }
             .sorted { $0.path < $1.path }
     }
 

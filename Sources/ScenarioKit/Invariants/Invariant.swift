@@ -1,0 +1,141 @@
+import Foundation
+import HTTPCore
+
+/// A property every run of a scenario must have, whatever its author expected: written once in
+/// an `invariants.json` beside the scenarios it governs (or in one scenario's `invariants.add`),
+/// checked after every run, repeat and explored schedule.
+public struct Invariant: Sendable {
+    /// A stable name, unique among the invariants that govern a scenario.
+    public var id: String
+    /// What it protects, in a sentence.
+    public var description: String
+    /// The property.
+    public var rule: Rule
+    /// Where it is written.
+    public var location: ScenarioLocation
+
+    /// Creates an invariant.
+    public init(id: String, description: String, rule: Rule, location: ScenarioLocation) {
+        self.id = id
+        self.description = description
+        self.rule = rule
+        self.location = location
+    }
+
+    /// The properties a run can be checked for.
+    public enum Rule: Sendable {
+        /// No two requests (of those `requests` selects) carry the same `value`: a refresh token is spent once.
+        case neverSentTwice(requests: RequestMatcher?, value: ValueReference)
+        /// No request carries a `value` that an earlier answer to a `replacedBy` request replaced
+        /// with a new one (the new one is at `answerPath` in that answer's JSON body).
+        case notAfterReplaced(value: ValueReference, replacedBy: RequestMatcher?, answerPath: String)
+        /// No request `requests` selects (carrying `carrying`, when given) is sent after any of the
+        /// events `after` and before any of `until`. An answer counts as `after` only when its
+        /// request was sent after the last `until`: a late answer of an ended session ends nothing.
+        case noneAfter(after: [RunEvent], until: [RunEvent], requests: RequestMatcher?, carrying: ValueReference?)
+        /// At most `max` requests `requests` selects are away (sent, not answered) at once.
+        case maxInFlight(requests: RequestMatcher?, max: Int)
+        /// A request answered with one of `after` is sent again (same method, target and body) at most `max` times.
+        case maxRepeats(requests: RequestMatcher?, max: Int, after: StatusSet)
+        /// No request goes to the method and path a `statuses` answer with `Retry-After` came from
+        /// before that wait has passed on the virtual clock.
+        case respectsRetryAfter(requests: RequestMatcher?, statuses: StatusSet)
+        /// An action that fails while a `statuses` answer with `Retry-After` came back carries the
+        /// server's wait, in seconds, at `field` of its error.
+        case reportsRetryAfter(statuses: StatusSet, field: String)
+        /// An alert (matched as a JSON subset) is shown at most `max` times per session; a session
+        /// starts with each `sessionStartsWith` request answered 2xx. With `cause`, a session
+        /// without an answer that `cause` matches shows none; with `required` too, every session
+        /// with such an answer to a request sent in it shows it.
+        case alertAtMost(alert: JSONValue, max: Int, sessionStartsWith: [RequestMatcher], cause: AnswerMatcher?, required: Bool)
+        /// The timeline starts at one of `initial` (when given) and moves only along `transitions`.
+        case timeline(initial: [String]?, transitions: [String: [String]])
+    }
+}
+
+/// Where a value sits in a request: a header (without its scheme), a member of a JSON body, a
+/// form field or a query item.
+public enum ValueReference: Sendable, Hashable, CustomStringConvertible {
+    /// A header field; `scheme` (`Bearer`) is taken off the front when present.
+    case header(String, scheme: String?)
+    /// A member of the JSON body at a dotted path (`refresh_token`, `data.token`, `items.0.id`).
+    case json(String)
+    /// A field of a `application/x-www-form-urlencoded` body.
+    case form(String)
+    /// A query item.
+    case query(String)
+
+    /// Where the value is, for messages: `header Authorization`.
+    public var description: String {
+        switch self {
+        case .header(let name, _): "header \(name)"
+        case .json(let path): "JSON member \(path)"
+        case .form(let name): "form field \(name)"
+        case .query(let name): "query item \(name)"
+        }
+    }
+}
+
+/// A set of HTTP statuses: numbers and classes (`"4xx"`).
+public struct StatusSet: Sendable, Hashable {
+    /// Single statuses.
+    public var statuses: Set<Int>
+    /// Classes by their first digit (`4` for `4xx`).
+    public var classes: Set<Int>
+
+    /// Creates a set.
+    public init(statuses: Set<Int> = [], classes: Set<Int> = []) {
+        self.statuses = statuses
+        self.classes = classes
+    }
+
+    /// Whether the set holds `status`.
+    public func contains(_ status: Int) -> Bool { statuses.contains(status) || classes.contains(status / 100) }
+
+    /// Every success status.
+    public static let success = StatusSet(classes: [2])
+}
+
+/// An answer of the backend, selected by the request it answered, its status and its JSON body.
+public struct AnswerMatcher: Sendable {
+    /// The request it answered, when that matters.
+    public var request: RequestMatcher?
+    /// Its status, when that matters.
+    public var status: StatusSet?
+    /// A JSON subset the body must hold.
+    public var json: JSONValue?
+    /// JSON subsets the body must not hold (any of them rules the answer out).
+    public var notJSON: [JSONValue]
+    /// Requests whose answers are left out.
+    public var notRequest: [RequestMatcher] = []
+
+    /// Creates an answer matcher.
+    public init(request: RequestMatcher? = nil, status: StatusSet? = nil, json: JSONValue? = nil, notJSON: [JSONValue] = []) {
+        self.request = request
+        self.status = status
+        self.json = json
+        self.notJSON = notJSON
+    }
+}
+
+/// Something that happens in a run at one place of its log.
+public enum RunEvent: Sendable {
+    /// A request is sent.
+    case sent(RequestMatcher)
+    /// An answer comes back.
+    case answered(AnswerMatcher)
+}
+
+/// What a scenario changes about the invariants that govern it (`invariants` in the scenario).
+public struct InvariantChanges: Sendable {
+    /// Invariants of this scenario only.
+    public var add: [Invariant] = []
+    /// Invariants switched off, by id, each with its reason.
+    public var off: [String: String] = [:]
+
+    /// Creates changes.
+    public init(add: [Invariant] = [], off: [String: String] = [:]) {
+        self.add = add
+        self.off = off
+    }
+}

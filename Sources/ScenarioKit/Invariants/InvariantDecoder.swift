@@ -1,0 +1,286 @@
+import Foundation
+
+/// The keys of invariant files and of a scenario's `invariants`, in one place (the schema tests
+/// compare them with `invariants.schema.json`).
+package enum InvariantKeys {
+    /// An invariant file's root.
+    package static let file = ["$schema", "invariants"]
+    /// A scenario's `invariants`.
+    package static let changes = ["add", "off"]
+    /// Keys every invariant takes.
+    package static let common = ["id", "description", "check"]
+    /// The checks, with the keys each one takes besides the common ones.
+    package static let checks: [(name: String, keys: [String])] = [
+        ("neverSentTwice", ["requests", "value"]),
+        ("notAfterReplaced", ["value", "replacedBy", "answer"]),
+        ("noneAfter", ["after", "until", "requests", "carrying"]),
+        ("maxInFlight", ["requests", "max"]),
+        ("maxRepeats", ["requests", "max", "after"]),
+        ("respectsRetryAfter", ["requests", "statuses"]),
+        ("reportsRetryAfter", ["statuses", "field"]),
+        ("alertAtMost", ["alert", "max", "sessionStartsWith", "cause", "required"]),
+        ("timeline", ["initial", "transitions"]),
+    ]
+    /// Where a value is read: exactly one of these, and `scheme` with `header`.
+    package static let value = ["header", "json", "form", "query", "scheme"]
+    /// An event: exactly one of these.
+    package static let event = ["sent", "answered"]
+    /// An answer matcher.
+    package static let answer = ["request", "notRequest", "status", "json", "notJSON"]
+}
+
+extension ScenarioDecoder {
+    /// An invariant file's invariants.
+    mutating func decodeInvariantFile(_ root: JSONNode) -> [Invariant] {
+        guard let top = object(root, at: JSONPath.root, "the invariant file", allowed: InvariantKeys.file) else { return [] }
+        _ = string(top, "$schema")
+        guard let member = top["invariants"] else {
+            missing("invariants", in: top)
+            return []
+        }
+        return decodeInvariantList(member.value, at: top.path("invariants"), known: [])
+    }
+
+    /// A scenario's `invariants`: its own, and the inherited ones it switches off (of `known` ids).
+    mutating func decodeInvariantChanges(_ node: JSONNode, at path: String, known: [String]) -> InvariantChanges {
+        guard let fields = object(node, at: path, "'invariants'", allowed: InvariantKeys.changes) else { return InvariantChanges() }
+        var changes = InvariantChanges()
+        if let add = fields["add"] {
+            changes.add = decodeInvariantList(add.value, at: fields.path("add"), known: known)
+        }
+        if let off = fields["off"] {
+            let offPath = fields.path("off")
+            guard let members = off.value.members else {
+                report(
+                    "'off' must be an object from invariant id to the reason it is off; got \(Self.describe(off.value.value))", off.value,
+                    offPath)
+                return changes
+            }
+            for member in members {
+                let memberPath = JSONPath.appending(offPath, key: member.key)
+                guard let reason = member.value.value.stringValue, !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    report("switching '\(member.key)' off needs a reason, as a non-empty string", member.value, memberPath)
+                    continue
+                }
+                if !known.contains(member.key) {
+                    report(
+                        known.isEmpty
+                            ? "no invariant file governs this scenario, so there is no invariant '\(member.key)' to switch off"
+                            : "no invariant governing this scenario is called '\(member.key)'",
+                        at: keyLocation(member, memberPath),
+                        hint: Self.didYouMean(member.key, known) ?? (known.isEmpty ? nil : "known: \(known.joined(separator: ", "))"))
+                    continue
+                }
+                changes.off[member.key] = reason
+            }
+        }
+        return changes
+    }
+
+    private mutating func decodeInvariantList(_ node: JSONNode, at path: String, known: [String]) -> [Invariant] {
+        guard let elements = node.elements else {
+            report("'invariants' must be an array of invariants; got \(Self.describe(node.value))", node, path)
+            return []
+        }
+        var out: [Invariant] = []
+        var ids = Set(known)
+        for (index, element) in elements.enumerated() {
+            let elementPath = JSONPath.appending(path, index: index)
+            guard let invariant = decodeInvariant(element, at: elementPath) else { continue }
+            if !ids.insert(invariant.id).inserted {
+                report("the invariant id '\(invariant.id)' is used twice; ids must be unique", element, elementPath)
+                continue
+            }
+            out.append(invariant)
+        }
+        return out
+    }
+
+    private mutating func decodeInvariant(_ node: JSONNode, at path: String) -> Invariant? {
+        let names = InvariantKeys.checks.map(\.name)
+        let checkName = node["check"]?.value.stringValue
+        let extra = InvariantKeys.checks.first { $0.name == checkName }?.keys ?? Array(Set(InvariantKeys.checks.flatMap(\.keys))).sorted()
+        guard let fields = object(node, at: path, "invariant '\(checkName ?? "?")'", allowed: InvariantKeys.common + extra) else {
+            return nil
+        }
+        let id = string(fields, "id", required: true, nonEmpty: true)
+        let description = string(fields, "description", required: true) ?? ""
+        guard let checkMember = fields["check"] else {
+            missing("check", in: fields, " (one of \(names.joined(separator: ", ")))")
+            return nil
+        }
+        guard let check = checkName, names.contains(check) else {
+            report(
+                "unknown check \(Self.describe(checkMember.value.value)); checks are \(names.joined(separator: ", "))", checkMember.value,
+                fields.path("check"), hint: checkName.flatMap { Self.didYouMean($0, names) })
+            return nil
+        }
+        let before = issues.count
+        let requests = fields["requests"].flatMap { decodeMatcher($0.value, at: fields.path("requests")) }
+        var rule: Invariant.Rule?
+        switch check {
+        case "neverSentTwice":
+            if let value = requiredValue(fields, "value") { rule = .neverSentTwice(requests: requests, value: value) }
+        case "notAfterReplaced":
+            let value = requiredValue(fields, "value")
+            let by = fields["replacedBy"].flatMap { decodeMatcher($0.value, at: fields.path("replacedBy")) }
+            let answer = string(fields, "answer", required: true, nonEmpty: true)
+            if let value, let answer { rule = .notAfterReplaced(value: value, replacedBy: by, answerPath: answer) }
+        case "noneAfter":
+            let after = fields["after"].map { decodeEvents($0.value, at: fields.path("after")) }
+            if fields["after"] == nil { missing("after", in: fields) }
+            let until = fields["until"].map { decodeEvents($0.value, at: fields.path("until")) } ?? []
+            let carrying = fields["carrying"].flatMap { decodeValue($0.value, at: fields.path("carrying")) }
+            if let after { rule = .noneAfter(after: after, until: until, requests: requests, carrying: carrying) }
+        case "maxInFlight":
+            if let max = requiredCount(fields, "max") { rule = .maxInFlight(requests: requests, max: max) }
+        case "maxRepeats":
+            let after = fields["after"].flatMap { decodeStatuses($0.value, at: fields.path("after")) } ?? StatusSet(classes: [4, 5])
+            if let max = requiredCount(fields, "max", minimum: 0) { rule = .maxRepeats(requests: requests, max: max, after: after) }
+        case "respectsRetryAfter":
+            let statuses = fields["statuses"].flatMap { decodeStatuses($0.value, at: fields.path("statuses")) }
+            rule = .respectsRetryAfter(requests: requests, statuses: statuses ?? StatusSet(statuses: [429, 503]))
+        case "reportsRetryAfter":
+            let statuses = fields["statuses"].flatMap { decodeStatuses($0.value, at: fields.path("statuses")) }
+            let field = string(fields, "field", nonEmpty: true) ?? "retryAfter"
+            rule = .reportsRetryAfter(statuses: statuses ?? StatusSet(statuses: [429, 503]), field: field)
+        case "alertAtMost":
+            let alert = fields["alert"].map(\.value.value)
+            if let alert, alert.objectValue == nil, let node = fields["alert"]?.value {
+                report("'alert' must be an object (the alert's fields to match); got \(Self.describe(alert))", node, fields.path("alert"))
+            }
+            if alert == nil { missing("alert", in: fields) }
+            let max = fields["max"] == nil ? 1 : requiredCount(fields, "max")
+            let starts = fields["sessionStartsWith"].map { decodeMatchers($0.value, at: fields.path("sessionStartsWith")) } ?? []
+            let cause = fields["cause"].flatMap { decodeAnswer($0.value, at: fields.path("cause")) }
+            let required = bool(fields, "required") ?? false
+            if required, cause == nil, let member = fields["required"] {
+                report("'required' needs a 'cause': the answers that make the alert due", at: keyLocation(member, fields.path("required")))
+            }
+            if let alert, let max {
+                rule = .alertAtMost(alert: alert, max: max, sessionStartsWith: starts, cause: cause, required: required)
+            }
+        case "timeline":
+            let initial = stringArray(fields, "initial")
+            var transitions: [String: [String]] = [:]
+            if let member = fields["transitions"] {
+                let at = fields.path("transitions")
+                if let members = member.value.members {
+                    for state in members {
+                        let statePath = JSONPath.appending(at, key: state.key)
+                        guard let targets = state.value.value.arrayValue, targets.allSatisfy({ $0.stringValue != nil }) else {
+                            report("the states '\(state.key)' may move to must be an array of strings", state.value, statePath)
+                            continue
+                        }
+                        transitions[state.key] = targets.compactMap(\.stringValue)
+                    }
+                } else {
+                    report("'transitions' must be an object from a state to the states it may move to", member.value, at)
+                }
+            } else {
+                missing("transitions", in: fields)
+            }
+            rule = .timeline(initial: initial, transitions: transitions)
+        default:
+            break
+        }
+        guard issues.count == before, let id, let rule else { return nil }
+        return Invariant(id: id, description: description, rule: rule, location: location(node, path))
+    }
+
+    private mutating func requiredValue(_ fields: Members, _ key: String) -> ValueReference? {
+        guard let member = fields[key] else {
+            missing(key, in: fields, " (where the value is: {\"header\": ...}, {\"json\": ...}, {\"form\": ...} or {\"query\": ...})")
+            return nil
+        }
+        return decodeValue(member.value, at: fields.path(key))
+    }
+
+    private mutating func requiredCount(_ fields: Members, _ key: String, minimum: Int = 1) -> Int? {
+        guard let member = fields[key] else {
+            missing(key, in: fields)
+            return nil
+        }
+        return integer(member.value, at: fields.path(key), "'\(key)'", minimum: minimum)
+    }
+
+    private mutating func decodeValue(_ node: JSONNode, at path: String) -> ValueReference? {
+        guard let fields = object(node, at: path, "a value's place", allowed: InvariantKeys.value) else { return nil }
+        let places = ["header", "json", "form", "query"].filter(fields.has)
+        guard places.count == 1, let place = places.first else {
+            report("a value's place takes exactly one of 'header', 'json', 'form' or 'query'; got \(places.count)", node, path)
+            return nil
+        }
+        guard let name = string(fields, place, nonEmpty: true) else { return nil }
+        let scheme = string(fields, "scheme", nonEmpty: true)
+        if scheme != nil, place != "header", let member = fields["scheme"] {
+            report("'scheme' goes with 'header' only", at: keyLocation(member, fields.path("scheme")))
+        }
+        switch place {
+        case "header": return .header(name, scheme: scheme)
+        case "json": return .json(name)
+        case "form": return .form(name)
+        default: return .query(name)
+        }
+    }
+
+    /// One event or an array of them.
+    private mutating func decodeEvents(_ node: JSONNode, at path: String) -> [RunEvent] {
+        guard let elements = node.elements else { return decodeEvent(node, at: path).map { [$0] } ?? [] }
+        return elements.enumerated().compactMap { decodeEvent($1, at: JSONPath.appending(path, index: $0)) }
+    }
+
+    /// One request matcher or an array of them.
+    private mutating func decodeMatchers(_ node: JSONNode, at path: String) -> [RequestMatcher] {
+        guard let elements = node.elements else { return decodeMatcher(node, at: path).map { [$0] } ?? [] }
+        return elements.enumerated().compactMap { decodeMatcher($1, at: JSONPath.appending(path, index: $0)) }
+    }
+
+    private mutating func decodeEvent(_ node: JSONNode, at path: String) -> RunEvent? {
+        guard let fields = object(node, at: path, "an event", allowed: InvariantKeys.event) else { return nil }
+        switch (fields["sent"], fields["answered"]) {
+        case (let sent?, nil): return decodeMatcher(sent.value, at: fields.path("sent")).map(RunEvent.sent)
+        case (nil, let answered?): return decodeAnswer(answered.value, at: fields.path("answered")).map(RunEvent.answered)
+        default:
+            report("an event takes exactly one of 'sent' (a request) or 'answered' (an answer)", node, path)
+            return nil
+        }
+    }
+
+    private mutating func decodeAnswer(_ node: JSONNode, at path: String) -> AnswerMatcher? {
+        guard let fields = object(node, at: path, "an answer", allowed: InvariantKeys.answer) else { return nil }
+        var matcher = AnswerMatcher()
+        matcher.request = fields["request"].flatMap { decodeMatcher($0.value, at: fields.path("request")) }
+        matcher.notRequest = fields["notRequest"].map { decodeMatchers($0.value, at: fields.path("notRequest")) } ?? []
+        matcher.status = fields["status"].flatMap { decodeStatuses($0.value, at: fields.path("status")) }
+        matcher.json = fields["json"]?.value.value
+        if let member = fields["notJSON"] {
+            if let elements = member.value.value.arrayValue {
+                matcher.notJSON = elements
+            } else {
+                report("'notJSON' must be an array of JSON subsets", member.value, fields.path("notJSON"))
+            }
+        }
+        return matcher
+    }
+
+    /// `429`, `"4xx"`, or an array of them.
+    private mutating func decodeStatuses(_ node: JSONNode, at path: String) -> StatusSet? {
+        var set = StatusSet()
+        let items = node.elements ?? [node]
+        for item in items {
+            if let code = item.value.intValue, (100...599).contains(code) {
+                set.statuses.insert(code)
+            } else if let text = item.value.stringValue, text.count == 3, text.hasSuffix("xx"), let digit = Int(text.prefix(1)),
+                (1...5).contains(digit)
+            {
+                set.classes.insert(digit)
+            } else {
+                report(
+                    "a status must be a number from 100 to 599 or a class such as \"4xx\"; got \(Self.describe(item.value))", item, path)
+                return nil
+            }
+        }
+        return set
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Finds and reads the invariant files that govern a scenario: `invariants.json` in the
+/// scenario's folder and in every folder above it, up to the folder the scenario was found in
+/// (the one given on the command line, or to ``ScenarioFile/all(in:)``).
+public enum InvariantFiles {
+    /// The name of an invariant file.
+    public static let fileName = "invariants.json"
+
+    /// The invariant files governing the scenario at `path` known by `id`, outermost first. The
+    /// id is the path below the searched folder, so it says how far up to look; a scenario whose
+    /// id is not its path's tail (a file given on its own) looks in its own folder only.
+    public static func governing(path: String, id: String) -> [String] {
+        let folder = (path as NSString).deletingLastPathComponent
+        let withoutExtension = path.hasSuffix(".json") ? String(path.dropLast(".json".count)) : path
+        var levels = 0
+        if withoutExtension == id || withoutExtension.hasSuffix("/" + id) {
+            levels = id.split(separator: "/").count - 1
+        }
+        var folders = [folder]
+        var current = folder
+        for _ in 0..<levels {
+            current = (current as NSString).deletingLastPathComponent
+            folders.append(current)
+        }
+        return folders.reversed().map { ($0.isEmpty ? "." : $0) + "/" + fileName }.map {
+            $0.hasPrefix("./") && !path.hasPrefix("./") ? String($0.dropFirst(2)) : $0
+        }
+        .filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// Reads one invariant file strictly: every issue with its place, JSON path and hint.
+    public static func load(contentsOf path: String) -> Result<[Invariant], LoadFailure> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let location = ScenarioLocation(file: path, line: 1, column: 1, path: JSONPath.root)
+            return .failure(LoadFailure(file: path, issues: [LoadIssue(location: location, message: "cannot read the invariant file")]))
+        }
+        return load(data: data, file: path)
+    }
+
+    /// Reads invariants from `data`, naming `file` in issues.
+    public static func load(data: Data, file: String) -> Result<[Invariant], LoadFailure> {
+        let root: JSONNode
+        do {
+            root = try JSONTextParser(data: data, file: file).parseDocument()
+        } catch {
+            return .failure(LoadFailure(file: file, issues: [error]))
+        }
+        var decoder = ScenarioDecoder(file: file, directory: "", actions: [], givenKeys: [])
+        let invariants = decoder.decodeInvariantFile(root)
+        guard decoder.issues.isEmpty else {
+            let ordered = decoder.issues.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+            return .failure(LoadFailure(file: file, issues: ordered.map { TerminalSafe.escaped($0) }))
+        }
+        return .success(invariants)
+    }
+
+    /// The invariants of the files governing a scenario, an inner file's invariant replacing an
+    /// outer one of the same id; or every issue found in them.
+    static func inherited(path: String, id: String) -> (invariants: [Invariant], issues: [LoadIssue]) {
+        var invariants: [Invariant] = []
+        var issues: [LoadIssue] = []
+        for file in governing(path: path, id: id) {
+            switch load(contentsOf: file) {
+            case .success(let found):
+                for invariant in found {
+                    if let index = invariants.firstIndex(where: { $0.id == invariant.id }) {
+                        invariants[index] = invariant
+                    } else {
+                        invariants.append(invariant)
+                    }
+                }
+            case .failure(let failure):
+                issues += failure.issues
+            }
+        }
+        return (invariants, issues)
+    }
+}
+
+extension TerminalSafe {
+    static func escaped(_ issue: LoadIssue) -> LoadIssue {
+        LoadIssue(location: issue.location, message: escape(issue.message), hint: issue.hint.map { escape($0) })
+    }
+}

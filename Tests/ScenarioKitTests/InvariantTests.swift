@@ -1,0 +1,275 @@
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import ScenarioKit
+
+/// The invariant checker on hand-made run records: each check catches what it is for and lets
+/// the run that keeps the property pass.
+@Suite struct InvariantCheckerTests {
+    /// Builds a record from events in order: `send` and `answer` share one position counter.
+    struct Builder {
+        var record = RunRecord()
+        var order = 0
+
+        @discardableResult
+        mutating func send(
+            _ method: HTTPMethod, _ path: String, at seconds: Int = 0, bearer: String? = nil, json: JSONValue? = nil
+        ) -> Int {
+            order += 1
+            var headers: HTTPFields = [:]
+            if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
+            let request = HTTPRequest(method: method, path: path, headers: headers, body: json.map { Data($0.compactText.utf8) })
+            let number = record.requests.count + 1
+            record.requests.append(RunRecord.Request(number: number, request: request, at: .seconds(seconds), order: order))
+            return number
+        }
+
+        mutating func answer(_ number: Int, _ status: Int, at seconds: Int = 0, headers: HTTPFields = [:], json: JSONValue? = nil) {
+            order += 1
+            record.requests[number - 1].answer = RunRecord.Answer(
+                status: status, headers: headers, body: json.map { Data($0.compactText.utf8) } ?? Data(), at: .seconds(seconds),
+                order: order)
+        }
+    }
+
+    private func invariant(_ rule: Invariant.Rule) -> [Invariant] {
+        [
+            Invariant(
+                id: "it", description: "", rule: rule, location: ScenarioLocation(file: "invariants.json", line: 1, column: 1, path: "$"))
+        ]
+    }
+
+    private let refresh = RequestMatcher(method: .post, path: .exact("/auth/refresh"))
+
+    @Test func neverSentTwiceCatchesASpentRefreshToken() {
+        var run = Builder()
+        let first = run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
+        run.answer(first, 200, json: ["data": ["refresh_token": "ref-2"]])
+        run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
+        let rule = invariant(.neverSentTwice(requests: refresh, value: .json("refresh_token")))
+        let found = InvariantChecker.check(rule, run.record)
+        #expect(found.map(\.requests) == [[1, 2]])
+        #expect(found.first?.quoted == ["ref-1"])
+
+        var good = Builder()
+        good.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
+        good.send(.post, "/auth/refresh", json: ["refresh_token": "ref-2"])
+        #expect(InvariantChecker.check(rule, good.record).isEmpty)
+    }
+
+    @Test func notAfterReplacedCatchesTheOldTokenAfterARefresh() {
+        let rule = invariant(
+            .notAfterReplaced(value: .header("Authorization", scheme: "Bearer"), replacedBy: nil, answerPath: "data.access_token"))
+        var run = Builder()
+        let feed = run.send(.get, "/feed", bearer: "acc-old")
+        run.answer(feed, 401)
+        let renew = run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
+        run.answer(renew, 200, json: ["data": ["access_token": "acc-new"]])
+        var good = run
+        run.send(.get, "/feed", bearer: "acc-old")
+        good.send(.get, "/feed", bearer: "acc-new")
+        #expect(InvariantChecker.check(rule, run.record).map(\.requests) == [[3, 2]])
+        #expect(InvariantChecker.check(rule, good.record).isEmpty)
+    }
+
+    @Test func noneAfterStopsAtTheEventAndReopensAtUntil() {
+        let blocked = AnswerMatcher(status: StatusSet(statuses: [403]))
+        let signIn = AnswerMatcher(request: RequestMatcher(path: .exact("/auth/login")), status: .success)
+        let rule = invariant(
+            .noneAfter(
+                after: [.answered(blocked)], until: [.answered(signIn)], requests: nil, carrying: .header("Authorization", scheme: nil)))
+        var run = Builder()
+        let straggler = run.send(.get, "/inbox", bearer: "a1")
+        let feed = run.send(.get, "/feed", bearer: "a1")
+        run.answer(feed, 403)
+        run.send(.get, "/users/me", bearer: "a1")  // after the block: broken
+        let login = run.send(.post, "/auth/login")
+        run.answer(login, 200)
+        // A late 403 to a request of the ended session arms nothing.
+        run.answer(straggler, 403)
+        run.send(.get, "/feed", bearer: "a2")
+        let found = InvariantChecker.check(rule, run.record)
+        #expect(found.map(\.requests) == [[3, 2]])
+    }
+
+    @Test func maxInFlightCountsOverlappingRefreshes() {
+        let rule = invariant(.maxInFlight(requests: refresh, max: 1))
+        var run = Builder()
+        let one = run.send(.post, "/auth/refresh")
+        run.answer(one, 200)
+        let two = run.send(.post, "/auth/refresh")
+        #expect(InvariantChecker.check(rule, run.record).isEmpty)
+        run.send(.post, "/auth/refresh")
+        run.answer(two, 200)
+        #expect(InvariantChecker.check(rule, run.record).map(\.requests) == [[2, 3]])
+    }
+
+    @Test func maxRepeatsFollowsChainsOfRefusedCopies() {
+        let rule = invariant(.maxRepeats(requests: nil, max: 1, after: StatusSet(statuses: [401])))
+        var run = Builder()
+        // Two parallel copies, each refused and repeated once: fine.
+        let a = run.send(.get, "/feed", bearer: "old")
+        let b = run.send(.get, "/feed", bearer: "old")
+        run.answer(a, 401)
+        run.answer(b, 401)
+        let a2 = run.send(.get, "/feed", bearer: "new")
+        run.send(.get, "/feed", bearer: "new")
+        #expect(InvariantChecker.check(rule, run.record).isEmpty)
+        run.answer(a2, 401)
+        run.send(.get, "/feed", bearer: "newer")
+        #expect(InvariantChecker.check(rule, run.record).map(\.requests) == [[1, 5]])
+    }
+
+    @Test func respectsRetryAfterInSecondsAndAsAnHTTPDate() {
+        let rule = invariant(.respectsRetryAfter(requests: nil, statuses: StatusSet(statuses: [429, 503])))
+        var run = Builder()
+        let first = run.send(.get, "/feed", at: 0)
+        run.answer(first, 429, at: 0, headers: ["Retry-After": "30"])
+        var good = run
+        run.send(.get, "/feed", at: 29)
+        good.send(.get, "/feed", at: 30)
+        good.send(.get, "/inbox", at: 1)  // another route
+        #expect(InvariantChecker.check(rule, run.record).map(\.requests) == [[1, 2]])
+        #expect(InvariantChecker.check(rule, good.record).isEmpty)
+
+        // 2026-01-01T00:02:00Z is two minutes after the record's clock start.
+        var dated = Builder()
+        let down = dated.send(.get, "/health", at: 0)
+        dated.answer(down, 503, at: 0, headers: ["Retry-After": "Thu, 01 Jan 2026 00:02:00 GMT"])
+        dated.send(.get, "/health", at: 119)
+        #expect(InvariantChecker.check(rule, dated.record).count == 1)
+    }
+
+    @Test func reportsRetryAfterComparesTheActionsErrorWithTheAnswer() {
+        let rule = invariant(.reportsRetryAfter(statuses: StatusSet(statuses: [429]), field: "retryAfter"))
+        var run = Builder()
+        let reset = run.send(.post, "/auth/password/forgot")
+        run.answer(reset, 429, headers: ["Retry-After": "3600"])
+        func record(_ error: JSONValue) -> RunRecord {
+            var record = run.record
+            record.actions = [RunRecord.Action(name: "forgotPassword", began: 0, ended: run.order, result: .error(error))]
+            return record
+        }
+        #expect(InvariantChecker.check(rule, record(["code": "rateLimited", "retryAfter": 3600])).isEmpty)
+        #expect(InvariantChecker.check(rule, record(["code": "rateLimited", "retryAfter": 3.6])).count == 1)
+        #expect(InvariantChecker.check(rule, record(["code": "rateLimited"])).count == 1)
+    }
+
+    @Test func alertAtMostPerSessionWithACause() {
+        let cause = AnswerMatcher(status: StatusSet(statuses: [403]), notJSON: [["error_code": "USER_INACTIVE"]])
+        let login = RequestMatcher(method: .post, path: .exact("/auth/login"))
+        let blocked: JSONValue = ["title": "Account Blocked"]
+        let rule = invariant(.alertAtMost(alert: blocked, max: 1, sessionStartsWith: [login], cause: cause, required: true))
+        var run = Builder()
+        let feed = run.send(.get, "/feed")
+        run.answer(feed, 403)
+        run.record.alerts = [blocked]
+        #expect(InvariantChecker.check(rule, run.record).isEmpty)
+        run.record.alerts = [blocked, blocked]
+        #expect(InvariantChecker.check(rule, run.record).count == 1)
+        // A second session blocked again must alert again.
+        let signIn = run.send(.post, "/auth/login")
+        run.answer(signIn, 200)
+        let again = run.send(.get, "/feed")
+        run.answer(again, 403)
+        #expect(InvariantChecker.check(rule, run.record).isEmpty)
+        run.record.alerts = [blocked]
+        #expect(InvariantChecker.check(rule, run.record).count == 1)
+        // No cause: no alert.
+        var inactive = Builder()
+        let me = inactive.send(.get, "/users/me")
+        inactive.answer(me, 403, json: ["error_code": "USER_INACTIVE"])
+        inactive.record.alerts = [blocked]
+        #expect(InvariantChecker.check(rule, inactive.record).count == 1)
+    }
+
+    @Test func timelineMovesOnlyAlongTransitions() {
+        let rule = invariant(
+            .timeline(initial: ["loading"], transitions: ["loading": ["authenticated"], "authenticated": ["unauthenticated"]]))
+        let good = RunRecord(timeline: ["loading", "authenticated", "unauthenticated"])
+        let bad = RunRecord(timeline: ["loading", "unauthenticated"])
+        #expect(InvariantChecker.check(rule, good).isEmpty)
+        #expect(InvariantChecker.check(rule, bad).count == 1)
+        #expect(InvariantChecker.check(rule, RunRecord(timeline: ["authenticated"])).count == 1)
+    }
+}
+
+/// Invariant files load as strictly as scenarios, and are found beside the scenarios they govern.
+@Suite struct InvariantLoadingTests {
+    private func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("invariants-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path + "/topic", withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func aMisspeltKeyIsReportedWithItsPlaceAndASuggestion() {
+        let text = """
+            {
+              "invariants": [
+                { "id": "one-refresh", "description": "d", "check": "maxInFlight", "requests": { "path": "/auth/refresh" }, "maks": 1 },
+                { "id": "x", "description": "d", "check": "neverSentTwise", "value": { "json": "t" } }
+              ]
+            }
+            """
+        guard case .failure(let failure) = InvariantFiles.load(data: Data(text.utf8), file: "invariants.json") else {
+            Issue.record("loaded")
+            return
+        }
+        let lines = failure.issues.map(\.description)
+        #expect(
+            lines.contains { $0.hasPrefix("invariants.json:3:") && $0.contains("unknown key 'maks'") && $0.contains("did you mean 'max'?") }
+        )
+        #expect(lines.contains { $0.contains("$.invariants[0].maks") })
+        #expect(lines.contains { $0.contains("unknown check \"neverSentTwise\"") && $0.contains("did you mean 'neverSentTwice'?") })
+    }
+
+    @Test func aValuesPlaceTakesExactlyOneKind() {
+        let text = #"{"invariants": [{"id": "x", "description": "d", "check": "neverSentTwice", "value": {"json": "a", "header": "b"}}]}"#
+        guard case .failure(let failure) = InvariantFiles.load(data: Data(text.utf8), file: "i.json") else {
+            Issue.record("loaded")
+            return
+        }
+        #expect(failure.issues.contains { $0.message.contains("exactly one of 'header', 'json', 'form' or 'query'") })
+    }
+
+    @Test func scenariosInheritTheFilesAboveThemAndSwitchOneOffWithAReason() throws {
+        let root = try folder()
+        let file = #"{"invariants": [{"id": "one-refresh", "description": "d", "check": "maxInFlight", "max": 1}]}"#
+        try file.write(toFile: root + "/invariants.json", atomically: true, encoding: .utf8)
+        let scenario = LoaderFixtures.document()
+        try scenario.write(toFile: root + "/topic/s.json", atomically: true, encoding: .utf8)
+        let found = try ScenarioDiscovery.find([root])
+        #expect(found.map(\.id) == ["topic/s"])
+        #expect(InvariantFiles.governing(path: found[0].path, id: found[0].id) == [root + "/invariants.json"])
+        let loaded = try LoaderFixtures.loader.load(contentsOf: found[0].path, id: found[0].id).get()
+        #expect(loaded.invariants.map(\.id) == ["one-refresh"])
+
+        // Given on its own, the file is its own root: nothing above it governs it.
+        #expect(try LoaderFixtures.loader.load(contentsOf: found[0].path, id: "s").get().invariants.isEmpty)
+
+        let off = LoaderFixtures.document(extra: #""invariants": {"off": {"one-refresh": "this scenario refreshes twice on purpose"}}"#)
+        try off.write(toFile: root + "/topic/s.json", atomically: true, encoding: .utf8)
+        #expect(try LoaderFixtures.loader.load(contentsOf: found[0].path, id: found[0].id).get().invariants.isEmpty)
+
+        let misspelt = LoaderFixtures.document(extra: #""invariants": {"off": {"one-refresj": "x"}}"#)
+        try misspelt.write(toFile: root + "/topic/s.json", atomically: true, encoding: .utf8)
+        guard case .failure(let failure) = LoaderFixtures.loader.load(contentsOf: found[0].path, id: found[0].id) else {
+            Issue.record("loaded")
+            return
+        }
+        #expect(failure.issues.contains { $0.hint == "did you mean 'one-refresh'?" })
+
+        let noReason = LoaderFixtures.document(extra: #""invariants": {"off": {"one-refresh": ""}}"#)
+        try noReason.write(toFile: root + "/topic/s.json", atomically: true, encoding: .utf8)
+        #expect(throws: LoadFailure.self) { try LoaderFixtures.loader.load(contentsOf: found[0].path, id: found[0].id).get() }
+
+        // A broken invariant file makes every scenario it governs fail to load, naming the file.
+        try #"{"invariants": [{"id": 1}]}"#.write(toFile: root + "/invariants.json", atomically: true, encoding: .utf8)
+        guard case .failure(let broken) = LoaderFixtures.loader.load(contentsOf: found[0].path, id: found[0].id) else {
+            Issue.record("loaded")
+            return
+        }
+        #expect(broken.issues.contains { $0.location.file == root + "/invariants.json" })
+    }
+}
