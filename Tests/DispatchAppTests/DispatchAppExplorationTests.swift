@@ -1,5 +1,5 @@
-import Foundation
 import DispatchAppDriver
+import Foundation
 import ScenarioKit
 import Testing
 

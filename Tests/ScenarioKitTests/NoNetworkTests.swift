@@ -33,7 +33,9 @@ import Testing
             address.sin_port = 0
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+                }
             }
             guard bound, listen(socket, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
             _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)

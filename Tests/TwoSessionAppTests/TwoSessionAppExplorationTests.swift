@@ -1,7 +1,7 @@
 import Foundation
-import TwoSessionAppDriver
 import ScenarioKit
 import Testing
+import TwoSessionAppDriver
 
 /// Every TwoSessionApp scenario passes under 100 explored schedules (jobs, Dispatch blocks and answers
 /// in flight together reordered): three seeds on the direct route, one through URLSession.

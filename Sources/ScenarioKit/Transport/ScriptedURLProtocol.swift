@@ -246,7 +246,7 @@ enum RouteClass {
 }
 
 /// Live routes: run id to backend. Entries exist only while their run does.
-fileprivate final class RouteTable: @unchecked Sendable {
+private final class RouteTable: @unchecked Sendable {
     private let lock = NSLock()
     private var backends: [String: ScriptedBackend] = [:]
     private var counter = 0
