@@ -50,21 +50,20 @@ struct ImportCommand: Command {
         var options = self.options
         // A trace this tool exported carries exact virtual times: every gap is meant.
         if log.creator == "SessionScenarios" { options.minimumGap = .milliseconds(1) }
-        let imported: (scenario: JSONValue, summary: TraceImporter.Summary)
+        // The draft is loaded with the driver before anything is written: a trace either gives a
+        // scenario that loads or an error naming the entry (file:line:column, JSON path).
+        let imported: (text: String, summary: TraceImporter.Summary)
         do {
-            imported = try TraceImporter(spec: context.driver.traceImport, options: options).makeScenario(from: log, file: input)
+            imported = try TraceImporter(spec: context.driver.traceImport, options: options).importScenario(
+                from: log, file: input, actions: context.driver.actions, givenKeys: context.driver.givenKeys)
         } catch {
-            throw .invalidTrace("\(input): error: \(error.description)")  // printed as is: one "error:"
+            throw .invalidTrace(error.description)  // printed as is: one "error:"
         }
-        let text = imported.scenario.prettyText + "\n"
-        // The importer's promise is a scenario that lints clean: check it before handing it over.
-        let loader = ScenarioLoader(actions: context.driver.actions, givenKeys: context.driver.givenKeys)
-        if case .failure(let failure) = loader.load(data: Data(text.utf8), file: output ?? "<imported>", id: "imported") {
-            throw .invalidTrace("error: the imported scenario does not load (please report this with the trace):\n\(failure)")
-        }
+        let text = imported.text
         let summary = imported.summary
+        let left = summary.notes.isEmpty ? "" : " (" + summary.notes.joined(separator: "; ") + ")"
         let note =
-            "Imported \(summary.entries - summary.dropped) of \(summary.entries) entries (\(summary.dropped) dropped): "
+            "Imported \(summary.entries - summary.dropped) of \(summary.entries) entries\(left): "
             + "\(summary.exchanges) exchanges, \(summary.steps) steps, \(summary.appRequests) sent by the app itself, "
             + "\(summary.withoutResponse) without response; \(redaction)\n"
         if let output {
