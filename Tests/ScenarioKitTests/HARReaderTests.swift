@@ -129,6 +129,11 @@ import Testing
             ])
         let again = try HARReader(file: "w").read(log.harDocument().data)
         #expect(again == log)
+        // The text written entry by entry is the same document.
+        let streamed = log.harText()
+        #expect(JSONValue.parse(Data(streamed.utf8)) == log.harDocument())
+        #expect(try HARReader(file: "w").read(Data(streamed.utf8)) == log)
+        #expect(JSONValue.parse(Data(HARLog(creator: "t").harText().utf8)) == HARLog(creator: "t").harDocument())
     }
 }
 

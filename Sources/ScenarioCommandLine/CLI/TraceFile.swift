@@ -23,6 +23,6 @@ enum TraceFile {
 
     /// Writes `log` as HAR 1.2 to `path`.
     static func write(_ log: HARLog, to path: String) throws(CLIError) {
-        try ReportFile.write(log.harDocument(creatorVersion: ScenarioCLI.version).prettyText + "\n", to: path)
+        try ReportFile.write(log.harText(creatorVersion: ScenarioCLI.version), to: path)
     }
 }

@@ -43,9 +43,7 @@ struct ImportCommand: Command {
         var log = try TraceFile.read(input)
         var redaction = "secrets kept (--keep-secrets)"
         if !keepSecrets {
-            let result = TraceRedactor().redact(log)
-            log = result.log
-            redaction = result.report.description
+            redaction = TraceRedactor().redact(&log).description
         }
         var options = self.options
         // A trace this tool exported carries exact virtual times: every gap is meant.
