@@ -4,13 +4,20 @@ import SessionKitDriver
 
 // `scenario-bench`: figures, side by side, never a verdict. Build and run in release:
 //   swift build -c release && .build/release/scenario-bench
-// It reads Scenarios/ and runs the `scenario` program built beside it.
+// It reads Scenarios/ and runs the `scenario` program built beside it. `--quick` runs less;
+// `--traces` prints only the trace import figures.
 
 let repository = FileManager.default.currentDirectoryPath
 let binFolder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
 let scenarioProgram = binFolder + "/scenario"
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let quick = CommandLine.arguments.contains("--quick")
+
+// `--traces`: only the trace import figures (they need the release `scenario` beside the bench).
+if CommandLine.arguments.contains("--traces") {
+    traceFigures()
+    exit(0)
+}
 
 func load(_ json: String, driver: any ScenarioDriver, id: String = "bench") -> Scenario? {
     switch ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(data: Data(json.utf8), file: "\(id).json", id: id) {
@@ -235,27 +242,32 @@ func generatedTrace(_ count: Int) -> String? {
     return path
 }
 
-var traces = Table(title: "Trace import and redaction: generated HAR, release `scenario`")
-traces.add("entries", "file MB", "import wall", "import peak MB", "peak / file", "redact wall", "redact peak MB")
-var importFigures: [Int: Duration] = [:]
-for count in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000] {
-    guard let har = generatedTrace(count) else { continue }
-    let output = har + ".json"
-    let redacted = har + ".redacted.har"
-    defer { for path in [har, output, redacted] { try? FileManager.default.removeItem(atPath: path) } }
-    let size = Double((try? FileManager.default.attributesOfItem(atPath: har)[.size] as? Int) ?? 0) / 1_048_576
-    let run = Measure.child(scenarioProgram, ["import", har, "-o", output], in: repository)
-    let redact = Measure.child(scenarioProgram, ["redact", har, "-o", redacted], in: repository)
-    importFigures[count] = run.wall
-    traces.add(
-        "\(count)\(run.status == 0 ? "" : " (exit \(run.status))")", format(size), "\(format(run.wall.seconds, 2)) s",
-        format(run.peakMegabytes),
-        format(run.peakMegabytes / max(size, 0.001), 2),
-        "\(format(redact.wall.seconds, 2)) s\(redact.status == 0 ? "" : " (exit \(redact.status))")",
-        format(redact.peakMegabytes))
+/// Import and redaction of generated traces through the release CLI: wall time and peak memory.
+func traceFigures() {
+    var traces = Table(title: "Trace import and redaction: generated HAR, release `scenario`")
+    traces.add("entries", "file MB", "import wall", "import peak MB", "peak / file", "redact wall", "redact peak MB")
+    var importFigures: [Int: Duration] = [:]
+    for count in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000] {
+        guard let har = generatedTrace(count) else { continue }
+        let output = har + ".json"
+        let redacted = har + ".redacted.har"
+        defer { for path in [har, output, redacted] { try? FileManager.default.removeItem(atPath: path) } }
+        let size = Double((try? FileManager.default.attributesOfItem(atPath: har)[.size] as? Int) ?? 0) / 1_048_576
+        let run = Measure.child(scenarioProgram, ["import", har, "-o", output], in: repository)
+        let redact = Measure.child(scenarioProgram, ["redact", har, "-o", redacted], in: repository)
+        importFigures[count] = run.wall
+        traces.add(
+            "\(count)\(run.status == 0 ? "" : " (exit \(run.status))")", format(size), "\(format(run.wall.seconds, 2)) s",
+            format(run.peakMegabytes),
+            format(run.peakMegabytes / max(size, 0.001), 2),
+            "\(format(redact.wall.seconds, 2)) s\(redact.status == 0 ? "" : " (exit \(redact.status))")",
+            format(redact.peakMegabytes))
+    }
+    if let small = importFigures[1_000], let large = importFigures[100_000] ?? importFigures[10_000] {
+        let factor = importFigures[100_000] != nil ? 100 : 10
+        traces.add("×\(factor) entries", "", "× \(format(large.seconds / small.seconds, 1))", "", "", "", "")
+    }
+    traces.print()
 }
-if let small = importFigures[1_000], let large = importFigures[100_000] ?? importFigures[10_000] {
-    let factor = importFigures[100_000] != nil ? 100 : 10
-    traces.add("×\(factor) entries", "", "× \(format(large.seconds / small.seconds, 1))", "", "", "", "")
-}
-traces.print()
+
+traceFigures()

@@ -22,7 +22,9 @@ extension HARLog {
         var text = "{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": " + creator.compactText + ",\n    \"entries\": ["
         for (index, entry) in entries.enumerated() {
             text += index == 0 ? "\n      " : ",\n      "
-            text += Self.entryDocument(entry, formatter: formatter).prettyText.replacingOccurrences(of: "\n", with: "\n      ")
+            // Newlines inside strings are escaped: every one here is between lines of the entry.
+            text += Self.entryDocument(entry, formatter: formatter).prettyText.split(separator: "\n", omittingEmptySubsequences: false)
+                .joined(separator: "\n      ")
         }
         text += entries.isEmpty ? "]\n  }\n}\n" : "\n    ]\n  }\n}\n"
         return text
