@@ -10,9 +10,14 @@ struct ImportCommand: Command {
         Exchanges keep capture order (a route answering differently over time becomes ordered
         exchanges), gaps become 'advance' steps, timings become latency, overlapping requests one
         parallel step, and requests the app sends by itself (refresh, health) exchanges only.
+        Each step is followed by a check that its requests were sent. A browser's page loads and
+        static assets are left out, gaps over 24 h shortened, more than 1,000 concurrent requests
+        split; the summary counts each.
         'expect' is a draft of the request counts: finish it with the state and alerts the bug is
         about. Secrets are redacted unless --keep-secrets; the counts per kind are printed.
-        The scenario goes to standard output unless -o is given. A broken trace exits with 2, and
+        The scenario goes to standard output unless -o is given. The draft is loaded before it is
+        written: a trace that cannot give one that loads fails at its entry (line, column, JSON
+        path) and writes nothing. A broken trace exits with 2, and
         so does a driver that lacks what a runnable draft needs (a traceImport; a 'given' for a
         trace that starts signed in): the error says what to add.
         """
