@@ -4,13 +4,20 @@ import SessionKitDriver
 
 // `scenario-bench`: figures, side by side, never a verdict. Build and run in release:
 //   swift build -c release && .build/release/scenario-bench
-// It reads Scenarios/ and runs the `scenario` program built beside it.
+// It reads Scenarios/ and runs the `scenario` program built beside it. `--quick` runs less;
+// `--traces` prints only the trace import figures.
 
 let repository = FileManager.default.currentDirectoryPath
 let binFolder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
 let scenarioProgram = binFolder + "/scenario"
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let quick = CommandLine.arguments.contains("--quick")
+
+// `--traces`: only the trace import figures (they need the release `scenario` beside the bench).
+if CommandLine.arguments.contains("--traces") {
+    traceFigures()
+    exit(0)
+}
 
 func load(_ json: String, driver: any ScenarioDriver, id: String = "bench") -> Scenario? {
     switch ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(data: Data(json.utf8), file: "\(id).json", id: id) {
@@ -204,3 +211,73 @@ for reports in [true, false] {
     }
 }
 scaling.print()
+
+// MARK: - Trace import, through the release CLI
+
+/// A HAR of `count` entries a SessionKit app could send: a feed page every third call, a like
+/// otherwise, 0.7 s apart, 200 distinct bearer tokens, JSON bodies both ways.
+func generatedTrace(_ count: Int) -> String? {
+    let path = NSTemporaryDirectory() + "scenario-bench-trace-\(count)-\(ProcessInfo.processInfo.processIdentifier).har"
+    guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    let origin = Date(timeIntervalSince1970: 1_767_225_600)
+    handle.write(Data(#"{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":["#.utf8))
+    var chunk = ""
+    for index in 0..<count {
+        let token = "acc-live-\(String(format: "%04d", index % 200))XyZ"
+        let started = formatter.string(from: origin.addingTimeInterval(Double(index) * 0.7))
+        let request: String
+        let answer: String
+        if index % 3 == 0 {
+            request =
+                #"{"method":"GET","url":"https://api.example.com/feed?page=\#(index % 50)","httpVersion":"HTTP/1.1","headers":[{"name":"Authorization","value":"Bearer \#(token)"},{"name":"Accept","value":"application/json"}],"queryString":[{"name":"page","value":"\#(index % 50)"}],"cookies":[],"headersSize":-1,"bodySize":0}"#
+            answer =
+                #"{\"success\":true,\"data\":{\"items\":[{\"id\":\"it-\#(index)\",\"title\":\"Item\"},{\"id\":\"it-\#(index + 1)\",\"title\":\"Item\"}]}}"#
+        } else {
+            request =
+                #"{"method":"POST","url":"https://api.example.com/items/\#(index)/like","httpVersion":"HTTP/1.1","headers":[{"name":"Authorization","value":"Bearer \#(token)"},{"name":"Content-Type","value":"application/json"}],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":20,"postData":{"mimeType":"application/json","text":"{\"like\":true,\"n\":\#(index)}"}}"#
+            answer = #"{\"success\":true,\"data\":{\"likes\":\#(index)}}"#
+        }
+        chunk +=
+            (index == 0 ? "" : ",") + #"{"startedDateTime":"\#(started)","time":12.5,"request":\#(request),"#
+            + #""response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/json"}],"cookies":[],"content":{"size":40,"mimeType":"application/json","text":"\#(answer)"},"redirectURL":"","headersSize":-1,"bodySize":40},"cache":{},"timings":{"send":1,"wait":10,"receive":1.5}}"#
+        if chunk.utf8.count > 1 << 20 {
+            handle.write(Data(chunk.utf8))
+            chunk = ""
+        }
+    }
+    handle.write(Data((chunk + "]}}").utf8))
+    return path
+}
+
+/// Import and redaction of generated traces through the release CLI: wall time and peak memory.
+func traceFigures() {
+    var traces = Table(title: "Trace import and redaction: generated HAR, release `scenario`")
+    traces.add("entries", "file MB", "import wall", "import peak MB", "peak / file", "redact wall", "redact peak MB")
+    var importFigures: [Int: Duration] = [:]
+    for count in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000] {
+        guard let har = generatedTrace(count) else { continue }
+        let output = har + ".json"
+        let redacted = har + ".redacted.har"
+        defer { for path in [har, output, redacted] { try? FileManager.default.removeItem(atPath: path) } }
+        let size = Double((try? FileManager.default.attributesOfItem(atPath: har)[.size] as? Int) ?? 0) / 1_048_576
+        let run = Measure.child(scenarioProgram, ["import", har, "-o", output], in: repository)
+        let redact = Measure.child(scenarioProgram, ["redact", har, "-o", redacted], in: repository)
+        importFigures[count] = run.wall
+        traces.add(
+            "\(count)\(run.status == 0 ? "" : " (exit \(run.status))")", format(size), "\(format(run.wall.seconds, 2)) s",
+            format(run.peakMegabytes),
+            format(run.peakMegabytes / max(size, 0.001), 2),
+            "\(format(redact.wall.seconds, 2)) s\(redact.status == 0 ? "" : " (exit \(redact.status))")",
+            format(redact.peakMegabytes))
+    }
+    if let small = importFigures[1_000], let large = importFigures[100_000] ?? importFigures[10_000] {
+        let factor = importFigures[100_000] != nil ? 100 : 10
+        traces.add("×\(factor) entries", "", "× \(format(large.seconds / small.seconds, 1))", "", "", "", "")
+    }
+    traces.print()
+}
+
+traceFigures()

@@ -68,6 +68,28 @@ import Testing
         #expect(!folder.exists("out.har"))
     }
 
+    /// A trace that cannot give a scenario that loads fails at its entry and writes nothing.
+    @Test(arguments: [
+        (
+            #"{"log":{"entries":[{"request":{"method":"POST","url":"https://h/x","postData":{"text":"\#(String(repeating: "[", count: 506))\#(String(repeating: "]", count: 506))"}},"response":{"status":200}}]}}"#,
+            "t.har:1:20: error: the request body nests 506 levels deep"
+        ),
+        (
+            #"{"log":{"entries":[{"request":{"method":"GET","url":"https://h/x.png"},"response":{"status":200}}]}}"#,
+            "t.har:1:1: error: no entries left to import (left out: 1 static assets"
+        ),
+    ])
+    func anImportThatCannotLoadSaysWhichEntryAndWritesNothing(_ text: String, _ expected: String) throws {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("t.har", text)
+        let result = try ScenarioBinary.run(["import", "t.har", "-o", "out.json"], in: folder.url)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix(expected), "\(result.stderr)")
+        #expect(result.stderr.contains("(at $.log.entries"), "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "error:").count - 1 == 1, "\(result.stderr)")
+        #expect(!folder.exists("out.json"))
+    }
+
     @Test func exportWritesTheRunAsHARThatImportsBack() throws {
         let folder = try TemporaryFolder()
         let scenario = Self.repository.appendingPathComponent("Scenarios/blocked-user/concurrent-403s-log-out-once.json").path

@@ -108,8 +108,9 @@ import Testing
         let bytes = try #require(Self.issue(text, maximumBytes: 100))
         #expect(bytes.message.contains("more than the 100 a trace may have"))
         let count = try #require(Self.issue(text, maximumEntries: 4))
-        #expect(count.message == "5 entries are more than the 4 a trace may have")
-        #expect(count.location.path == "$.log.entries")
+        // Said at the first entry too many, while reading: the rest of the file is never parsed.
+        #expect(count.message == "more than the 4 entries a trace may have")
+        #expect(count.location.path == "$.log.entries[4]")
         #expect(try Self.read(text, maximumEntries: 5).entries.count == 5)
     }
 
@@ -128,5 +129,42 @@ import Testing
             ])
         let again = try HARReader(file: "w").read(log.harDocument().data)
         #expect(again == log)
+        // The text written entry by entry is the same document.
+        let streamed = log.harText()
+        #expect(JSONValue.parse(Data(streamed.utf8)) == log.harDocument())
+        #expect(try HARReader(file: "w").read(Data(streamed.utf8)) == log)
+        #expect(JSONValue.parse(Data(HARLog(creator: "t").harText().utf8)) == HARLog(creator: "t").harDocument())
+    }
+}
+
+/// Exporters' timing quirks, read as what they mean.
+@Suite struct HARTimingQuirkTests {
+    @Test func aTimeInSecondsNextToTimingsInMillisecondsIsMilliseconds() throws {
+        let log = try HARReaderTests.read(
+            #"{"log":{"entries":[{"startedDateTime":"2026-01-01T00:00:00.250Z","time":0.12,"timings":{"send":20,"wait":90,"receive":10},"request":{"method":"GET","url":"https://h/a"}}]}}"#
+        )
+        #expect(log.entries[0].time == 120)
+        #expect(log.entries[0].started == TraceImporterTests.origin.addingTimeInterval(0.25))
+    }
+
+    @Test func requestsHARStartsAtTheResponseAndCountsSeconds() throws {
+        let log = try HARReaderTests.read(
+            #"{"log":{"creator":{"name":"requests-har"},"entries":[{"startedDateTime":"2026-01-01T00:00:01.000+00:00","time":0.5,"timings":{"send":0,"wait":0,"receive":0.5},"request":{"method":"GET","url":"https://h/a"}}]}}"#
+        )
+        #expect(log.entries[0].time == 500)
+        #expect(log.entries[0].started == TraceImporterTests.origin.addingTimeInterval(0.5))
+    }
+
+    @Test func instantsReadFastAgreeWithTheFormatter() throws {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for text in [
+            "2026-03-01T12:34:56.789Z", "1999-12-31T23:59:59.5+05:30", "2024-02-29T00:00:00.123456-08:00", "1900-03-01T00:00:00.000Z",
+        ] {
+            let expected = try #require(formatter.date(from: text.replacingOccurrences(of: ".123456", with: ".123")))
+            let entry = #"{"startedDateTime":"\#(text)","request":{"method":"GET","url":"https://h/a"}}"#
+            let read = try HARReaderTests.read(#"{"log":{"entries":[\#(entry)]}}"#).entries[0].started
+            #expect(abs(read.timeIntervalSince(expected)) < 0.001, "\(text)")
+        }
     }
 }

@@ -37,7 +37,7 @@ import Testing
             Self.entry(3600.04, "POST", "https://a/reset", status: 200, time: 25),
         ])
         let steps = try #require(scenario["steps"]?.arrayValue)
-        #expect(steps[1] == ["advance": "1h"])
+        #expect(steps[2] == ["advance": "1h"])
         #expect(scenario["exchanges"]?.arrayValue?.map { $0["latency"] } == ["40ms", "25ms"])
         #expect(scenario["given"]?["clock"]?["start"] == "2026-01-01T00:00:00.000Z")
     }
@@ -51,7 +51,11 @@ import Testing
             Self.entry(0.001, "GET", "https://a/feed", status: 403, time: 100),
         ])
         let steps = try #require(scenario["steps"]?.arrayValue)
-        #expect(steps == [["do": "call", "with": ["path": "/feed"], "parallel": 3]])
+        // The step, then the check that its three requests were sent (a step that sends nothing fails there).
+        #expect(
+            steps == [
+                ["do": "call", "with": ["path": "/feed"], "parallel": 3], ["check": ["requests": ["counts": ["get-feed-403": 3]]]],
+            ])
         let feed = try #require(scenario["exchanges"]?.arrayValue?.first)
         #expect(feed["release"] == ["whenPending": 3])
         #expect(scenario["exchanges"]?.arrayValue?.count == 2)
@@ -80,7 +84,8 @@ import Testing
             try importer.makeScenario(from: HARLog(entries: [Self.entry(0, "GET", "https://a/x", status: 200)]), file: "t.har")
         }
         #expect(failure?.description.contains("var traceImport: TraceImportSpec { TraceImportSpec(requestAction: ") == true)
-        #expect(failure?.description.contains("error:") == false, "the command line adds the one 'error:'")
+        #expect(failure?.description.components(separatedBy: "error:").count == 2, "one 'error:', after file:line:column")
+        #expect(failure?.description.hasPrefix("t.har:1:1: error: ") == true)
     }
 
     /// A trace that starts signed in (a bearer token no answer handed out).

@@ -97,7 +97,8 @@ import Testing
         #expect(result.status == .passed, "\(result.explanation)")
         let scenario = try #require(JSONValue.parse(Data(document.utf8)))
         // One step (the call); the refresh and the retry are exchanges only; the script is dropped.
-        #expect(scenario["steps"]?.arrayValue?.count == 1)
+        // One step (the call) and its check; the refresh and the retry are exchanges only.
+        #expect(scenario["steps"]?.arrayValue?.filter { $0["check"] == nil }.count == 1)
         #expect(
             scenario["exchanges"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [
                 "get-feed-401", "post-auth-refresh-200", "get-feed-200",

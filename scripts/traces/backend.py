@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A tiny stand-in for the backend on 127.0.0.1, answering like ../shared/specs/api-contract.md
 for the four brief cases. Only for making trace fixtures: run by capture.sh, never by tests."""
+import gzip
 import json
 import sys
 import threading
@@ -28,6 +29,10 @@ class Handler(BaseHTTPRequestHandler):
     def answer(self, status, body, headers=()):
         data = json.dumps(body).encode()
         self.send_response(status)
+        if "gzip" in (self.headers.get("Accept-Encoding") or ""):
+            # Clients that ask for it (a browser, requests) get it compressed, as from a real server.
+            data = gzip.compress(data)
+            self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         for name, value in headers:
@@ -43,8 +48,23 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             return {}
 
+    def raw(self, status, content_type, data, headers=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
     def do_GET(self):
         auth = self.headers.get("Authorization", "")
+        if self.path == "/":  # the page a browser capture starts with
+            return self.raw(200, "text/html; charset=utf-8", b"<!doctype html><title>app</title><p>app</p>")
+        if self.path == "/favicon.ico":
+            return self.raw(200, "image/x-icon", bytes(range(64)))
+        if self.path == "/me":  # an old route, moved: the client follows the redirect
+            return self.raw(302, "text/plain", b"", headers=[("Location", "/users/me")])
         if self.path == "/health":
             return self.answer(200, {"status": "ok"})
         if self.path == "/users/me":

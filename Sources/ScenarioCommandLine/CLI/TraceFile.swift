@@ -12,9 +12,10 @@ enum TraceFile {
                 "\(path):1:1: error: the file has \(size) bytes, more than the \(HARReader.maximumBytes) a trace may have (at $) — export only the requests of the bug"
             )
         }
-        let data = try ReportFile.read(path)
+        // Bytes, not Data: the parser reads bytes, and the file is then held once.
+        let bytes = [UInt8](try ReportFile.read(path))
         do {
-            return try HARReader(file: path).read(data)
+            return try HARReader(file: path).read(bytes: bytes)
         } catch {
             throw .invalidTrace(error.description)
         }
@@ -22,6 +23,6 @@ enum TraceFile {
 
     /// Writes `log` as HAR 1.2 to `path`.
     static func write(_ log: HARLog, to path: String) throws(CLIError) {
-        try ReportFile.write(log.harDocument(creatorVersion: ScenarioCLI.version).prettyText + "\n", to: path)
+        try ReportFile.write(log.harText(creatorVersion: ScenarioCLI.version), to: path)
     }
 }

@@ -10,9 +10,14 @@ struct ImportCommand: Command {
         Exchanges keep capture order (a route answering differently over time becomes ordered
         exchanges), gaps become 'advance' steps, timings become latency, overlapping requests one
         parallel step, and requests the app sends by itself (refresh, health) exchanges only.
+        Each step is followed by a check that its requests were sent. A browser's page loads and
+        static assets are left out, gaps over 24 h shortened, more than 1,000 concurrent requests
+        split; the summary counts each.
         'expect' is a draft of the request counts: finish it with the state and alerts the bug is
         about. Secrets are redacted unless --keep-secrets; the counts per kind are printed.
-        The scenario goes to standard output unless -o is given. A broken trace exits with 2, and
+        The scenario goes to standard output unless -o is given. The draft is loaded before it is
+        written: a trace that cannot give one that loads fails at its entry (line, column, JSON
+        path) and writes nothing. A broken trace exits with 2, and
         so does a driver that lacks what a runnable draft needs (a traceImport; a 'given' for a
         trace that starts signed in): the error says what to add.
         """
@@ -43,28 +48,25 @@ struct ImportCommand: Command {
         var log = try TraceFile.read(input)
         var redaction = "secrets kept (--keep-secrets)"
         if !keepSecrets {
-            let result = TraceRedactor().redact(log)
-            log = result.log
-            redaction = result.report.description
+            redaction = TraceRedactor().redact(&log).description
         }
         var options = self.options
         // A trace this tool exported carries exact virtual times: every gap is meant.
         if log.creator == "SessionScenarios" { options.minimumGap = .milliseconds(1) }
-        let imported: (scenario: JSONValue, summary: TraceImporter.Summary)
+        // The draft is loaded with the driver before anything is written: a trace either gives a
+        // scenario that loads or an error naming the entry (file:line:column, JSON path).
+        let imported: (text: String, summary: TraceImporter.Summary)
         do {
-            imported = try TraceImporter(spec: context.driver.traceImport, options: options).makeScenario(from: log, file: input)
+            imported = try TraceImporter(spec: context.driver.traceImport, options: options).importScenario(
+                from: log, file: input, actions: context.driver.actions, givenKeys: context.driver.givenKeys)
         } catch {
-            throw .invalidTrace("\(input): error: \(error.description)")  // printed as is: one "error:"
+            throw .invalidTrace(error.description)  // printed as is: one "error:"
         }
-        let text = imported.scenario.prettyText + "\n"
-        // The importer's promise is a scenario that lints clean: check it before handing it over.
-        let loader = ScenarioLoader(actions: context.driver.actions, givenKeys: context.driver.givenKeys)
-        if case .failure(let failure) = loader.load(data: Data(text.utf8), file: output ?? "<imported>", id: "imported") {
-            throw .invalidTrace("error: the imported scenario does not load (please report this with the trace):\n\(failure)")
-        }
+        let text = imported.text
         let summary = imported.summary
+        let left = summary.notes.isEmpty ? "" : " (" + summary.notes.joined(separator: "; ") + ")"
         let note =
-            "Imported \(summary.entries - summary.dropped) of \(summary.entries) entries (\(summary.dropped) dropped): "
+            "Imported \(summary.entries - summary.dropped) of \(summary.entries) entries\(left): "
             + "\(summary.exchanges) exchanges, \(summary.steps) steps, \(summary.appRequests) sent by the app itself, "
             + "\(summary.withoutResponse) without response; \(redaction)\n"
         if let output {

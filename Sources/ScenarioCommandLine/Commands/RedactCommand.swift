@@ -28,10 +28,10 @@ struct RedactCommand: Command {
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
-        let log = try TraceFile.read(input)
-        let (redacted, report) = TraceRedactor().redact(log)
-        try TraceFile.write(redacted, to: output)
-        context.console.out("Wrote \(output) (\(redacted.entries.count) entries); \(report)\n")
+        var log = try TraceFile.read(input)
+        let report = TraceRedactor().redact(&log)
+        try TraceFile.write(log, to: output)
+        context.console.out("Wrote \(output) (\(log.entries.count) entries); \(report)\n")
         return .success
     }
 }

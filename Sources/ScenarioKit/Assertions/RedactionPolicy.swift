@@ -98,6 +98,18 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// Whether the value of this name is a credential (`access_token`, `password`, `pin`,
     /// `passwordConfirmation`), by the built-in names or the extra ones. `passwordReset` is not.
     public func isCredentialName(_ name: String) -> Bool {
+        // Names repeat in every entry of a capture: the built-in answer is remembered per name.
+        guard extraKeys.isEmpty else { return decideCredentialName(name) }
+        if let known = Self.builtInAnswers.answer(for: name) { return known }
+        let answer = decideCredentialName(name)
+        Self.builtInAnswers.remember(answer, for: name)
+        return answer
+    }
+
+    /// Answers of ``isCredentialName(_:)`` without extra keys, shared by every policy.
+    private static let builtInAnswers = NameAnswers()
+
+    private func decideCredentialName(_ name: String) -> Bool {
         let key = Self.normalized(name)
         guard !key.isEmpty else { return false }
         if Self.exactNames.contains(key) || extraKeys.contains(key) || Self.containerNames.contains(key) { return true }
@@ -348,5 +360,20 @@ public struct RedactionPolicy: Sendable, Hashable {
             rest = rest[start.upperBound...]
         }
         return found
+    }
+}
+
+/// A bounded memo of name → answer, safe to share between threads.
+private final class NameAnswers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [String: Bool] = [:]
+
+    func answer(for name: String) -> Bool? { lock.withLock { answers[name] } }
+
+    func remember(_ answer: Bool, for name: String) {
+        lock.withLock {
+            // Names are a capture's keys, few and repeated; a flood of distinct ones is not kept.
+            if answers.count < 10_000 { answers[name] = answer }
+        }
     }
 }

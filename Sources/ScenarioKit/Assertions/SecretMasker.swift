@@ -36,6 +36,10 @@ struct SecretMasker: Sendable {
     private let needles: [Needle]
     /// Indices of `needles` (longest first) whose match may begin with each byte value.
     private let starts: [[Int]]
+    /// Indices of `needles` (longest first) by their first two bytes as written: where neither
+    /// byte of the text can begin an escape, only these can match, which spares trying every
+    /// needle that merely shares the first byte.
+    private let pairs: [UInt16: [Int]]
     private let policy: RedactionPolicy
     /// Non-ASCII secrets with their masks: also searched as Foundation compares (either
     /// Unicode normal form), which bytes cannot do.
@@ -69,8 +73,13 @@ struct SecretMasker: Sendable {
         for (index, needle) in needles.enumerated() {
             for byte in Self.firstBytes(of: needle) where starts[Int(byte)].last != index { starts[Int(byte)].append(index) }
         }
+        var pairs: [UInt16: [Int]] = [:]
+        for (index, needle) in needles.enumerated() where needle.bytes.count >= 2 {
+            pairs[UInt16(needle.bytes[0]) << 8 | UInt16(needle.bytes[1]), default: []].append(index)
+        }
         self.needles = needles
         self.starts = starts
+        self.pairs = pairs
         self.policy = policy
         self.unicode = unicode.sorted { $0.0.count > $1.0.count }
     }
@@ -106,6 +115,9 @@ struct SecretMasker: Sendable {
         return bytes
     }
 
+    /// Bytes that may begin an escaped form of a needle byte (`%`, `\`, `&`, `+` for a space).
+    private static let escapeStarts: [Bool] = (0..<256).map { [0x25, 0x5C, 0x26, 0x2B].contains($0) }
+
     /// The text with every secret in every form replaced by its mask.
     func mask(_ text: String) -> String {
         guard !needles.isEmpty else { return text }
@@ -119,8 +131,17 @@ struct SecretMasker: Sendable {
             var copied = 0
             var index = 0
             let count = bytes.count
+            let noCandidates: [Int] = []
             while index < count {
-                let candidates = starts[Int(bytes[index])]
+                let here = bytes[index]
+                let candidates: [Int]
+                if index + 1 < count, !Self.escapeStarts[Int(here)], !Self.escapeStarts[Int(bytes[index + 1])] {
+                    candidates =
+                        starts[Int(here)].isEmpty
+                        ? noCandidates : pairs[UInt16(here) << 8 | UInt16(bytes[index + 1]), default: noCandidates]
+                } else {
+                    candidates = starts[Int(here)]
+                }
                 var matchedEnd: Int?
                 var matchedMask: [UInt8] = []
                 for candidate in candidates {

@@ -27,6 +27,20 @@ public struct JSONTextParser: Sendable {
         var scanner = Scanner(bytes: [UInt8](data), file: file)
         return try scanner.parseDocument()
     }
+
+    /// Parses `bytes` as one JSON value, but hands each element of the array at `keys` (object
+    /// keys from the root, such as `["log", "entries"]`) to `element` with its index as soon as it
+    /// is read, instead of keeping it: that array's node holds no elements. A large document is
+    /// then never held as one tree, and `element` may stop the parse early by throwing.
+    static func parse(
+        bytes: [UInt8], file: String, streaming keys: [String],
+        element: @escaping (JSONNode, Int) throws(LoadIssue) -> Void
+    ) throws(LoadIssue) -> JSONNode {
+        var scanner = Scanner(bytes: bytes, file: file)
+        scanner.streamKeys = keys
+        scanner.streamElement = element
+        return try scanner.parseDocument()
+    }
 }
 
 extension JSONTextParser {
@@ -48,6 +62,9 @@ extension JSONTextParser {
         var columnCacheValue = 1
         private var path: [PathComponent] = []
         var depth = 0
+        /// The array whose elements go to `streamElement` instead of into the tree.
+        var streamKeys: [String]?
+        var streamElement: ((JSONNode, Int) throws(LoadIssue) -> Void)?
 
         init(bytes: [UInt8], file: String) {
             self.bytes = bytes
@@ -171,6 +188,8 @@ extension JSONTextParser {
             try enterContainer()
             offset += 1  // [
             var elements: [JSONNode] = []
+            let streamed = isStreamedArray() ? streamElement : nil
+            var count = 0
             skipWhitespace()
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
                 offset += 1
@@ -179,13 +198,18 @@ extension JSONTextParser {
             }
             while true {
                 skipWhitespace()
-                if offset < bytes.count, bytes[offset] == UInt8(ascii: "]"), !elements.isEmpty {
+                if offset < bytes.count, bytes[offset] == UInt8(ascii: "]"), count > 0 {
                     throw issue("trailing comma before ']'; remove the comma", at: offset)
                 }
-                path.append(.index(elements.count))
+                path.append(.index(count))
                 let element = try parseValue()
                 path.removeLast()
-                elements.append(element)
+                if let streamed {
+                    try streamed(element, count)
+                } else {
+                    elements.append(element)
+                }
+                count += 1
                 skipWhitespace()
                 guard offset < bytes.count else {
                     throw issue("unexpected end of input; expected ',' or ']' after array element", at: offset)
@@ -202,6 +226,15 @@ extension JSONTextParser {
                     throw issue("expected ',' or ']' after array element", at: offset)
                 }
             }
+        }
+
+        /// Whether the array about to be read is the one whose elements are streamed.
+        private func isStreamedArray() -> Bool {
+            guard let keys = streamKeys, path.count == keys.count else { return false }
+            for (component, key) in zip(path, keys) {
+                guard case .key(let name) = component, name == key else { return false }
+            }
+            return true
         }
 
         private mutating func enterContainer() throws(LoadIssue) {

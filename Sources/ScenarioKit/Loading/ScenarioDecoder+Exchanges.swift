@@ -122,7 +122,7 @@ extension ScenarioDecoder {
             guard let id = string(element, at: elementPath, "'after'") else { continue }
             if id == ownId {
                 report("an exchange cannot come after itself", element, elementPath)
-            } else if !exchangeIds.contains(id) {
+            } else if !exchangeIdSet.contains(id) {
                 report("'after' names unknown exchange '\(id)'", element, elementPath, hint: Self.didYouMean(id, exchangeIds))
             } else {
                 ids.append(id)

@@ -162,7 +162,7 @@ extension ScenarioDecoder {
 
     /// Whether `id` names an exchange of this file or `"unmatched"`; reports it otherwise.
     private mutating func checkExchangeReference(_ id: String, at location: ScenarioLocation, _ what: String) -> Bool {
-        guard id == ScenarioKeys.unmatched || exchangeIds.contains(id) else {
+        guard id == ScenarioKeys.unmatched || exchangeIdSet.contains(id) else {
             report(
                 "\(what) names unknown exchange '\(id)'", at: location,
                 hint: Self.didYouMean(id, exchangeIds + [ScenarioKeys.unmatched])

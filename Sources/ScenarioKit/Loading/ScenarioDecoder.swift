@@ -28,6 +28,8 @@ struct ScenarioDecoder {
     var issues: [LoadIssue] = []
     /// Every exchange id in the file (explicit or defaulted), known before exchanges are decoded.
     var exchangeIds: [String] = []
+    /// The same ids as a set: references are checked against it, so long files stay linear.
+    var exchangeIdSet: Set<String> = []
     /// Every step name in the file, known before steps are decoded.
     var stepNames: [String] = []
     /// Handles `start` steps created that no `await` consumed yet, with where they were started.
@@ -103,6 +105,7 @@ struct ScenarioDecoder {
             exchangeIds = exchanges.enumerated().map { index, node in
                 node["id"]?.value.stringValue ?? "exchange-\(index + 1)"
             }
+            exchangeIdSet = Set(exchangeIds)
         }
         if let steps = top["steps"]?.value.elements {
             stepNames = steps.compactMap { $0["name"]?.value.stringValue }

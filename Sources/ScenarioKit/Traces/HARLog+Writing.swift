@@ -4,28 +4,50 @@ extension HARLog {
     /// The log as HAR 1.2 JSON: every required field present, bodies as text when they are UTF-8
     /// and as base64 otherwise, so any HAR reader (ours included) takes it back.
     public func harDocument(creatorVersion: String = "0.1.0") -> JSONValue {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let entries: [JSONValue] = entries.map { entry in
-            let time = (entry.time * 1000).rounded() / 1000
-            var object: JSONObject = [
-                "startedDateTime": .string(formatter.string(from: entry.started)),
-                "time": .number(time),
-                "request": Self.requestDocument(entry.request),
-                "response": entry.response.map(Self.responseDocument) ?? Self.missingResponse,
-                "cache": [:],
-                "timings": ["send": 0, "wait": .number(time), "receive": 0],
-            ]
-            if let inFlight = entry.inFlight { object["_inFlight"] = .number(Double(inFlight)) }
-            return .object(object)
-        }
+        let formatter = Self.instantFormatter()
         return [
             "log": [
                 "version": "1.2",
                 "creator": ["name": .string(creator.isEmpty ? "SessionScenarios" : creator), "version": .string(creatorVersion)],
-                "entries": .array(entries),
+                "entries": .array(entries.map { Self.entryDocument($0, formatter: formatter) }),
             ]
         ]
+    }
+
+    /// The same document as text, written one entry at a time: a large log is never also held
+    /// as one JSON tree.
+    public func harText(creatorVersion: String = "0.1.0") -> String {
+        let formatter = Self.instantFormatter()
+        let creator: JSONValue = ["name": .string(creator.isEmpty ? "SessionScenarios" : creator), "version": .string(creatorVersion)]
+        var text = "{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": " + creator.compactText + ",\n    \"entries\": ["
+        for (index, entry) in entries.enumerated() {
+            text += index == 0 ? "\n      " : ",\n      "
+            // Newlines inside strings are escaped: every one here is between lines of the entry.
+            text += Self.entryDocument(entry, formatter: formatter).prettyText.split(separator: "\n", omittingEmptySubsequences: false)
+                .joined(separator: "\n      ")
+        }
+        text += entries.isEmpty ? "]\n  }\n}\n" : "\n    ]\n  }\n}\n"
+        return text
+    }
+
+    private static func instantFormatter() -> ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+
+    private static func entryDocument(_ entry: Entry, formatter: ISO8601DateFormatter) -> JSONValue {
+        let time = (entry.time * 1000).rounded() / 1000
+        var object: JSONObject = [
+            "startedDateTime": .string(formatter.string(from: entry.started)),
+            "time": .number(time),
+            "request": Self.requestDocument(entry.request),
+            "response": entry.response.map(Self.responseDocument) ?? Self.missingResponse,
+            "cache": [:],
+            "timings": ["send": 0, "wait": .number(time), "receive": 0],
+        ]
+        if let inFlight = entry.inFlight { object["_inFlight"] = .number(Double(inFlight)) }
+        return .object(object)
     }
 
     private static func requestDocument(_ request: Request) -> JSONValue {

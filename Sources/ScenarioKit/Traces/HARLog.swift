@@ -28,6 +28,21 @@ public struct HARLog: Sendable, Hashable {
         /// (`_inFlight`, written by ``RecordingTransport``): on a virtual clock, concurrent and
         /// back-to-back requests can share an instant, and only this tells them apart.
         public var inFlight: Int?
+        /// What a browser said the request was for (`_resourceType`: `document`, `image`, `fetch`...), when it said.
+        public var resourceType: String?
+        /// Where the entry is written in its file, for messages; two entries that differ only
+        /// there are the same entry.
+        public var position = SourcePosition()
+        /// The line of the entry's opening brace (1-based; 0 when it was not read from a file).
+        public var line: Int {
+            get { position.line }
+            set { position.line = newValue }
+        }
+        /// The column of the entry's opening brace (1-based; 0 when it was not read from a file).
+        public var column: Int {
+            get { position.column }
+            set { position.column = newValue }
+        }
 
         /// Creates an entry.
         public init(started: Date, time: Double, request: Request, response: Response?, inFlight: Int? = nil) {
@@ -83,6 +98,25 @@ public struct HARLog: Sendable, Hashable {
             self.body = body
             self.mimeType = mimeType
         }
+    }
+
+    /// Where something was read: never part of equality, so a log written and read back is the same log.
+    public struct SourcePosition: Sendable, Hashable {
+        /// 1-based line, 0 when unknown.
+        public var line = 0
+        /// 1-based column, 0 when unknown.
+        public var column = 0
+
+        /// Creates a position.
+        public init(line: Int = 0, column: Int = 0) {
+            self.line = line
+            self.column = column
+        }
+
+        /// Always equal: where an entry was read is not what it is.
+        public static func == (lhs: SourcePosition, rhs: SourcePosition) -> Bool { true }
+        /// Hashes nothing, matching `==`.
+        public func hash(into hasher: inout Hasher) {}
     }
 
     /// One header field as captured (names keep their case; repeats are kept).

@@ -27,38 +27,66 @@ public struct HARReader: Sendable {
     /// Parses a HAR document.
     /// - Throws: a ``LoadIssue`` for text that is not JSON, too big, too deep, or not shaped like HAR.
     public func read(_ data: Data) throws(LoadIssue) -> HARLog {
-        guard data.count <= maximumBytes else {
+        try read(bytes: [UInt8](data))
+    }
+
+    /// Parses a HAR document given as bytes (a caller that reads the file itself then holds
+    /// it once). Entries are read one at a time as the parser reaches them, so a capture is never
+    /// held as one JSON tree, and the entry bound stops the read as soon as it is passed.
+    /// - Throws: a ``LoadIssue`` for text that is not JSON, too big, too deep, or not shaped like HAR.
+    public func read(bytes: [UInt8]) throws(LoadIssue) -> HARLog {
+        guard bytes.count <= maximumBytes else {
             throw issue(
                 nil, at: JSONPath.root,
-                "the file has \(data.count) bytes, more than the \(maximumBytes) a trace may have",
+                "the file has \(bytes.count) bytes, more than the \(maximumBytes) a trace may have",
                 hint: "export only the requests of the bug (filter by host or time in the capturing tool)")
         }
-        guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+        guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
             throw issue(nil, at: JSONPath.root, "the file is empty", hint: "export the capture again as HAR")
         }
-        let root = try JSONTextParser(data: data, file: file).parseDocument()
-        let log = try member("log", of: root, at: JSONPath.root, as: "an object")
         let logPath = JSONPath.appending(JSONPath.root, key: "log")
+        let entriesPath = JSONPath.appending(logPath, key: "entries")
+        let collector = EntryCollector()
+        let dates = DateReader()
+        let maximumEntries = self.maximumEntries
+        let root = try JSONTextParser.parse(bytes: bytes, file: file, streaming: ["log", "entries"]) {
+            [self] node, index throws(LoadIssue) in
+            guard index < maximumEntries else {
+                throw issue(
+                    node, at: JSONPath.appending(entriesPath, index: index),
+                    "more than the \(maximumEntries) entries a trace may have",
+                    hint: "export only the requests of the bug (filter by host or time in the capturing tool)")
+            }
+            var entry = try readEntry(
+                node, at: JSONPath.appending(entriesPath, index: index), dates: dates,
+                fallbackStart: collector.entries.last?.started ?? Date(timeIntervalSince1970: 0))
+            entry.line = node.line
+            entry.column = node.column
+            collector.entries.append(entry)
+        }
+        let log = try member("log", of: root, at: JSONPath.root, as: "an object")
         guard log.members != nil else { throw typeIssue(log, at: logPath, expected: "an object") }
         let creator = log["creator"]?["name"]?.value.stringValue ?? ""
-        let entriesPath = JSONPath.appending(logPath, key: "entries")
         let entriesNode = try member("entries", of: log, at: logPath, as: "an array")
-        guard let elements = entriesNode.elements else { throw typeIssue(entriesNode, at: entriesPath, expected: "an array of entries") }
-        guard elements.count <= maximumEntries else {
-            throw issue(
-                entriesNode, at: entriesPath, "\(elements.count) entries are more than the \(maximumEntries) a trace may have",
-                hint: "export only the requests of the bug")
-        }
-        var entries: [HARLog.Entry] = []
-        entries.reserveCapacity(elements.count)
-        var lastStart = Date(timeIntervalSince1970: 0)
-        let dates = DateReader()
-        for (index, node) in elements.enumerated() {
-            let entry = try readEntry(node, at: JSONPath.appending(entriesPath, index: index), dates: dates, fallbackStart: lastStart)
-            lastStart = entry.started
-            entries.append(entry)
-        }
+        guard entriesNode.elements != nil else { throw typeIssue(entriesNode, at: entriesPath, expected: "an array of entries") }
+        var entries = collector.entries
+        collector.entries = []
+        Self.correctQuirks(of: creator, in: &entries)
         return HARLog(creator: creator, entries: entries)
+    }
+
+    /// Exporters known to write timing fields their own way.
+    ///
+    /// - `requests-har` (Python's requests) writes `time` and `timings` in seconds and
+    ///   `startedDateTime` when the response arrived: times become milliseconds and each start
+    ///   moves back by its time, so concurrent requests overlap again.
+    static func correctQuirks(of creator: String, in entries: inout [HARLog.Entry]) {
+        guard creator == "requests-har" else { return }
+        for index in entries.indices {
+            let seconds = entries[index].time
+            entries[index].time = min(seconds * 1000, 86_400_000)
+            entries[index].started = entries[index].started.addingTimeInterval(-min(seconds, 86_400))
+        }
     }
 
     private func readEntry(_ node: JSONNode, at path: String, dates: DateReader, fallbackStart: Date) throws(LoadIssue) -> HARLog.Entry {
@@ -72,11 +100,15 @@ public struct HARReader: Sendable {
         // A missing or unreadable start keeps the previous entry's, so order survives.
         let started = node["startedDateTime"]?.value.stringValue.flatMap(dates.date(from:)) ?? fallbackStart
         var time = nonNegative(node["time"]?.value.numberValue)
-        if time == 0, let timings = node["timings"]?.value.objectValue {
-            time = ["blocked", "dns", "connect", "send", "wait", "receive"].reduce(0) { $0 + nonNegative(timings[$1]?.numberValue) }
+        if let timings = node["timings"]?.value.objectValue {
+            let sum = ["blocked", "dns", "connect", "send", "wait", "receive"].reduce(0) { $0 + nonNegative(timings[$1]?.numberValue) }
+            // A `time` a thousandth of its timings was written in seconds, the timings in milliseconds.
+            if time == 0 || (sum >= 10 && abs(time * 1000 - sum) <= sum * 0.05) { time = min(sum, 86_400_000) }
         }
         let inFlight = node["_inFlight"]?.value.intValue.flatMap { $0 >= 0 ? $0 : nil }
-        return HARLog.Entry(started: started, time: time, request: request, response: response, inFlight: inFlight)
+        var entry = HARLog.Entry(started: started, time: time, request: request, response: response, inFlight: inFlight)
+        entry.resourceType = node["_resourceType"]?.value.stringValue?.lowercased()
+        return entry
     }
 
     private func readRequest(_ node: JSONNode, at path: String) throws(LoadIssue) -> HARLog.Request {
@@ -185,6 +217,77 @@ public struct HARReader: Sendable {
     }
 }
 
+extension DateReader {
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`, what nearly every exporter writes, read
+    /// without a formatter (formatters cost tens of microseconds an instant); `nil` for anything else.
+    static func fast(_ text: String) -> Date? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Date? in
+            func number(_ from: Int, _ count: Int) -> Int? {
+                guard from + count <= bytes.count else { return nil }
+                var value = 0
+                for index in from..<(from + count) {
+                    let digit = Int(bytes[index]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard bytes.count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54 || bytes[10] == 0x74 || bytes[10] == 0x20,
+                bytes[13] == 0x3A, bytes[16] == 0x3A,
+                let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+                let minute = number(14, 2), let second = number(17, 2),
+                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            else { return nil }
+            var index = 19
+            var fraction = 0.0
+            if index < bytes.count, bytes[index] == 0x2E {
+                index += 1
+                let start = index
+                var micro = 0
+                while index < bytes.count, (48...57).contains(bytes[index]) {
+                    // Microseconds are kept; further digits are read and dropped.
+                    if index - start < 6 { micro = micro * 10 + Int(bytes[index] - 48) }
+                    index += 1
+                }
+                guard index > start else { return nil }
+                for _ in min(index - start, 6)..<6 { micro *= 10 }
+                fraction = Double(micro) / 1_000_000
+            }
+            guard index < bytes.count else { return nil }
+            var offset = 0
+            switch bytes[index] {
+            case 0x5A, 0x7A:  // Z
+                index += 1
+            case 0x2B, 0x2D:  // + -
+                let sign = bytes[index] == 0x2D ? -1 : 1
+                guard let hours = number(index + 1, 2) else { return nil }
+                var next = index + 3
+                if next < bytes.count, bytes[next] == 0x3A { next += 1 }
+                guard let minutes = number(next, 2), hours < 24, minutes < 60 else { return nil }
+                offset = sign * (hours * 3600 + minutes * 60)
+                index = next + 2
+            default:
+                return nil
+            }
+            guard index == bytes.count else { return nil }
+            // Days from 1970-01-01 in the proleptic Gregorian calendar.
+            let y = month <= 2 ? year - 1 : year
+            let era = (y >= 0 ? y : y - 399) / 400
+            let yearOfEra = y - era * 400
+            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+            return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        } ?? nil
+    }
+}
+
+/// The entries read so far, kept outside the parser's callback.
+private final class EntryCollector {
+    var entries: [HARLog.Entry] = []
+}
+
 /// ISO 8601 dates as exporters write them: with or without fractional seconds.
 private struct DateReader {
     private let withFraction: ISO8601DateFormatter = {
@@ -194,7 +297,14 @@ private struct DateReader {
     }()
     private let plain = ISO8601DateFormatter()
 
+    /// Instants between the years 1 and 9999: what a scenario's `given.clock.start` can hold.
     func date(from text: String) -> Date? {
+        guard let date = parsed(text), (-62_135_596_800...253_402_300_799).contains(date.timeIntervalSince1970) else { return nil }
+        return date
+    }
+
+    private func parsed(_ text: String) -> Date? {
+        if let date = Self.fast(text) { return date }
         if let date = withFraction.date(from: text) ?? plain.date(from: text) { return date }
         // Some formatters take at most three fraction digits; mitmproxy writes six.
         guard let dot = text.firstIndex(of: "."), text.count < 64 else { return nil }

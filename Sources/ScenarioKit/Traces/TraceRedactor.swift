@@ -40,15 +40,23 @@ public struct TraceRedactor: Sendable {
 
     /// The capture with every secret replaced, and what was replaced.
     public func redact(_ log: HARLog) -> (log: HARLog, report: Report) {
+        var redacted = log
+        let report = redact(&redacted)
+        return (redacted, report)
+    }
+
+    /// Replaces every secret of `log` in place, entry by entry, so a large capture is not held
+    /// twice; returns what was replaced.
+    public func redact(_ log: inout HARLog) -> Report {
         var finder = SecretFinder()
         for entry in log.entries { finder.collect(entry) }
-        guard !finder.ordered.isEmpty else { return (log, Report()) }
-        let replacer = Replacer(secrets: finder.ordered)
-        var redacted = log
-        redacted.entries = log.entries.map(replacer.redact)
+        let secrets = finder.ordered
+        guard !secrets.isEmpty else { return Report() }
+        let replacer = Replacer(secrets: secrets)
+        for index in log.entries.indices { replacer.redact(&log.entries[index]) }
         var report = Report()
-        for secret in finder.ordered { report.counts[secret.kind, default: 0] += 1 }
-        return (redacted, report)
+        for secret in secrets { report.counts[secret.kind, default: 0] += 1 }
+        return report
     }
 }
 
@@ -92,6 +100,13 @@ private struct Replacer {
     /// Placeholders by value, for values that JSON holds whole (short codes, numbers).
     private let placeholders: [String: String]
     private let policy = RedactionPolicy()
+    /// Whether each JSON key met so far names a credential (keys repeat in every entry).
+    private let credentialNames = NameCache()
+
+    /// Answers remembered per key.
+    private final class NameCache {
+        var known: [String: Bool] = [:]
+    }
 
     init(secrets: [RedactionPolicy.Finding]) {
         var numbers: [TraceRedactor.Kind: Int] = [:]
@@ -107,8 +122,7 @@ private struct Replacer {
         self.placeholders = placeholders
     }
 
-    func redact(_ entry: HARLog.Entry) -> HARLog.Entry {
-        var entry = entry
+    func redact(_ entry: inout HARLog.Entry) {
         entry.request.url = text(entry.request.url)
         entry.request.headers = entry.request.headers.map { HARLog.Field($0.name, text($0.value)) }
         entry.request.body = entry.request.body.map { body($0) }
@@ -121,7 +135,6 @@ private struct Replacer {
             }
             entry.response = response
         }
-        return entry
     }
 
     /// JSON bodies are redacted value by value so numbers under secret keys become strings
@@ -154,7 +167,7 @@ private struct Replacer {
             return .object(
                 JSONObject(
                     object.map { member -> (String, JSONValue) in
-                        if policy.isCredentialName(member.key), !policy.isContainerName(member.key) {
+                        if isSecretName(member.key) {
                             if case .number = member.value, let placeholder = placeholders[member.value.compactText] {
                                 return (member.key, .string(placeholder))
                             }
@@ -169,4 +182,11 @@ private struct Replacer {
     }
 
     func text(_ value: String) -> String { masker.mask(value) }
+
+    private func isSecretName(_ key: String) -> Bool {
+        if let known = credentialNames.known[key] { return known }
+        let secret = policy.isCredentialName(key) && !policy.isContainerName(key)
+        if credentialNames.known.count < 10_000 { credentialNames.known[key] = secret }
+        return secret
+    }
 }
