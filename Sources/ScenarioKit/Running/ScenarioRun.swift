@@ -124,13 +124,14 @@ final class ScenarioRun: @unchecked Sendable {
             let actions = (0..<parallel).map { _ in start(call) }
             try wait(for: actions, step: step)
             // Copies that ended the same way are one check: `copies 1-5 of 5`.
-            assertions += CopyGroups.grouped(actions.map { check($0.result, against: expect, label: "outcome", location: step.location) })
+            assertions += CopyGroups.grouped(
+                actions.map { ExpectationChecks.outcome($0.result, against: expect, label: "outcome", location: step.location) })
         case .group(let calls, let expects):
             let actions = calls.map(start)
             try wait(for: actions, step: step)
             for (offset, action) in actions.enumerated() {
                 assertions.append(
-                    check(
+                    ExpectationChecks.outcome(
                         action.result, against: expects[offset], label: "outcome of \(calls[offset].action)",
                         location: calls[offset].location))
             }
@@ -142,7 +143,8 @@ final class ScenarioRun: @unchecked Sendable {
                 throw Abort(message: "no background action is named '\(handle)'", location: step.location)
             }
             try wait(for: [action], step: step)
-            assertions.append(check(action.result, against: expect, label: "outcome of '\(handle)'", location: step.location))
+            assertions.append(
+                ExpectationChecks.outcome(action.result, against: expect, label: "outcome of '\(handle)'", location: step.location))
         case .check where options.invariantsOnly:
             try settle()
         case .advance(let duration):
@@ -272,123 +274,26 @@ final class ScenarioRun: @unchecked Sendable {
 
     // MARK: - Checks
 
-    private func check(_ result: ActionResult?, against outcome: Outcome?, label: String, location: ScenarioLocation) -> AssertionResult {
-        guard let outcome else { return AssertionResult(label: label, passed: true) }
-        guard let result else {
-            return AssertionResult(label: label, passed: false, message: "the action did not finish", location: location)
-        }
-        switch (outcome, result) {
-        case (.ok, .value):
-            return AssertionResult(label: label, passed: true)
-        case (.value(let want), .value(let have)):
-            return compare(label: label, subject: "", expected: want, actual: have, location: { _ in location })
-        case (.error(let want), .error(let have)):
-            let expected: JSONValue = want.stringValue.map { ["code": .string($0)] } ?? want
-            return compare(label: label, subject: "", expected: expected, actual: have, location: { _ in location })
-        case (_, .value(let have)):
-            return AssertionResult(
-                label: label, passed: false, message: "expected the action to fail, but it succeeded", expected: outcomeText(outcome),
-                actual: "value " + have.compactText,
-                location: location)
-        case (_, .error(let have)):
-            return AssertionResult(
-                label: label, passed: false,
-                message: "expected the action to succeed, but it failed with \(have["code"]?.stringValue ?? have.compactText)",
-                expected: outcomeText(outcome), actual: "error " + have.compactText, location: location)
-        }
-    }
-
-    private func outcomeText(_ outcome: Outcome) -> String {
-        switch outcome {
-        case .ok: "ok"
-        case .value(let value): "value " + value.compactText
-        case .error(let value): "error " + value.compactText
-        }
-    }
-
+    /// Gathers what `expect` asks about from the driver and the backend, then checks it.
     private func evaluate(_ expect: Expectations) throws -> [AssertionResult] {
         guard let session else { return [] }
-        var out: [AssertionResult] = []
-        // Each failed check points at the key that failed, not at the block.
-        let location = expect.location(of:)
-        if let state = expect.state {
-            let snapshot = try onExecutor("snapshot()") { await session.snapshot() }
-            out.append(compare(label: "state", subject: "state", expected: state, actual: snapshot, location: location))
-        }
-        if let alerts = expect.alerts {
-            let actual = try onExecutor("alerts()") { await session.alerts() }
-            out.append(compare(label: "alerts", subject: "alerts", expected: .array(alerts), actual: .array(actual), location: location))
-        }
-        if let timeline = expect.timeline {
-            let actual = try onExecutor("timeline()") { await session.timeline() }
-            out.append(
-                compare(label: "timeline", subject: "timeline", expected: .array(timeline), actual: .array(actual), location: location))
-        }
-        if let requests = expect.requests {
-            out += RequestLogCheck(log: backend.requests, exchanges: scenario.exchanges).evaluate(requests, location: location)
-        }
-        return out
+        var observed = ExpectationChecks.Observed(requests: backend.requests)
+        if expect.state != nil { observed.state = try onExecutor("snapshot()") { await session.snapshot() } }
+        if expect.alerts != nil { observed.alerts = try onExecutor("alerts()") { await session.alerts() } }
+        if expect.timeline != nil { observed.timeline = try onExecutor("timeline()") { await session.timeline() } }
+        return ExpectationChecks.evaluate(expect, observed: observed, exchanges: scenario.exchanges)
     }
 
     private func finalChecks() throws {
-        var assertions = try evaluate(scenario.expect)
-        let log = backend.requests
-        if !scenario.relax.unmatchedRequests {
-            let unmatched = log.filter { $0.exchangeID == nil }
-            if !unmatched.isEmpty {
-                let lines = unmatched.map {
-                    "#\($0.number) \($0.request.method) \($0.request.target)\(backend.nearMiss(forRequest: $0.number))"
-                }
-                assertions.append(
-                    AssertionResult(
-                        label: "unmatched requests", passed: false,
-                        message: "\(unmatched.count) request(s) matched no exchange; script them or set relax.unmatchedRequests",
-                        expected: "none",
-                        actual: lines.joined(separator: "\n"), location: scenario.location))
-            }
-        }
-        if !scenario.relax.unusedExchanges {
-            let counts = backend.useCounts
-            let unused = scenario.exchanges.enumerated().filter { index, exchange in
-                !exchange.optional && counts[index] < (exchange.times ?? 1)
-            }
-            if !unused.isEmpty {
-                let lines = unused.map { index, exchange in
-                    "'\(exchange.id)' served \(counts[index]) of \(exchange.times.map(String.init) ?? "at least 1")"
-                }
-                assertions.append(
-                    AssertionResult(
-                        label: "unused exchanges", passed: false,
-                        message: "\(unused.count) exchange(s) were not used as scripted; remove them, fix `times`, or mark them optional",
-                        expected: "every exchange used", actual: lines.joined(separator: "\n"), location: unused.first?.element.location))
-            }
-        }
+        let backend = self.backend
+        let assertions =
+            try evaluate(scenario.expect)
+            + ExpectationChecks.exhaustiveness(
+                of: scenario, log: backend.requests, useCounts: backend.useCounts, nearMiss: backend.nearMiss(forRequest:))
         record(
             StepResult(
                 index: scenario.steps.count + 1, label: "expect", location: scenario.expect.location ?? scenario.location,
                 assertions: assertions, startedAt: clock.now.offset, firstLine: backend.transcriptCount))
-    }
-
-    /// `subject` starts each mismatch's path in the message (`state` gives `state.auth: ...`);
-    /// `location` finds where the first mismatch's key is written from that path.
-    private func compare(
-        label: String, subject: String, expected: JSONValue, actual: JSONValue, location: (String) -> ScenarioLocation?
-    ) -> AssertionResult {
-        let mismatches = JSONMatch.mismatches(expected: expected, actual: actual)
-        guard !mismatches.isEmpty else { return AssertionResult(label: label, passed: true) }
-        let shown = JSONMatch.project(actual, onto: expected)
-        let expectedText = expected.prettyText
-        let actualText = shown.prettyText
-        func place(_ path: String) -> String {
-            let full = subject + (subject.isEmpty && path.hasPrefix(".") ? String(path.dropFirst()) : path)
-            return full.isEmpty ? "" : full + ": "
-        }
-        let message =
-            mismatches.prefix(5).map { "\(place($0.path))expected \($0.expected), got \($0.actual)" }.joined(separator: "; ")
-            + (mismatches.count > 5 ? "; and \(mismatches.count - 5) more" : "")
-        return AssertionResult(
-            label: label, passed: false, message: message, expected: expectedText, actual: actualText,
-            diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location(subject + mismatches[0].path))
     }
 
     /// Results are masked once, when the run is over and every secret it met is known.
