@@ -139,8 +139,10 @@ guard FileManager.default.isExecutableFile(atPath: scenarioProgram) else {
 var corpus = Table(title: "The corpus through the CLI (process start included)")
 corpus.add("run", "scenarios", "wall", "scenarios / s", "peak MB, largest process", "peak MB, all processes")
 let corpusCount =
-    (try? FileManager.default.subpathsOfDirectory(atPath: "Scenarios").filter { $0.hasSuffix(".json") && !$0.hasSuffix("schema.json") }
-        .count) ?? 0
+    (try? FileManager.default.subpathsOfDirectory(atPath: "Scenarios").filter {
+        $0.hasSuffix(".json") && !$0.hasSuffix("schema.json") && !$0.hasSuffix("invariants.json")
+    }
+    .count) ?? 0
 for jobs in Set([1, cores]).sorted() {
     let run = Measure.child(scenarioProgram, ["run", "Scenarios", "--no-reports", "--quiet", "--jobs", "\(jobs)"], in: repository)
     corpus.add(
