@@ -82,7 +82,9 @@ enum Capture {
 
     /// Main-actor code was found running off the main actor while a scenario ran.
     static func reportIsolationEscape() {
-        let scheduler = RunnerThread.current ?? lock.withLock { running }
+        // From another thread it is the running scenario's only in a process that runs nothing
+        // else: inside `swift test` it may be any test's.
+        let scheduler = RunnerThread.current ?? wholeProcessScenario
         scheduler?.noteEscape(
             "code isolated to the main actor ran on another thread (a completion handler or DispatchQueue calling MainActor.assumeIsolated?)"
         )
