@@ -318,6 +318,9 @@ final class ScenarioScheduler: @unchecked Sendable {
 
     /// Runs an entry on the runner thread "on" its executor or queue.
     private func execute(_ entry: Entry) {
+        // Restored after: a nested run (inside `sync` or a wait) must not shift the outer job's.
+        let outerQueuedAt = runningJobQueuedAt
+        defer { runningJobQueuedAt = outerQueuedAt }
         runningJobQueuedAt = entry.queuedAt
         switch entry.work {
         case .job(let job, let lane):
