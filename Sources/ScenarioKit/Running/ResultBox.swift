@@ -1,0 +1,9 @@
+import Foundation
+
+/// Carries a value out of a task run on the simulation executor.
+final class ResultBox<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T?
+    var value: T? { lock.withLock { stored } }
+    func set(_ value: T) { lock.withLock { stored = value } }
+}
