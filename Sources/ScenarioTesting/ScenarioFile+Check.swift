@@ -8,10 +8,21 @@
         /// current test at the JSON file's line and column: each load problem, each failed
         /// expectation (with its diff), or the reason the run could not finish. The masked
         /// transcript is attached to a failing case.
+        ///
+        /// How it runs (repeated, explored, replaying a schedule) and where its reports go come from
+        /// `settings`, else from a ``ScenarioSettings`` trait of the test or its suite
+        /// (`@Test(.scenarios(schedules: 100, reports: "Reports"), arguments: ...)`), and the
+        /// environment's `SCENARIO_*` variables override either.
         /// - Returns: the result, for further checks of your own (`nil` when the file did not load).
         @discardableResult
-        public func check(with driver: any ScenarioDriver, options: RunOptions = RunOptions()) async -> ScenarioResult? {
-            let outcome = await run(with: driver, options: options)
+        public func check(
+            with driver: any ScenarioDriver, options: RunOptions = RunOptions(), settings: ScenarioSettings? = nil
+        ) async -> ScenarioResult? {
+            let test = Test.current
+            let traits = settings ?? test?.traits.compactMap { $0 as? ScenarioSettings }.last ?? ScenarioSettings()
+            let outcome = await run(
+                with: driver, options: options, settings: traits, environment: ProcessInfo.processInfo.environment,
+                label: test?.displayName ?? test?.name)
             for problem in outcome.problems {
                 // Recorded as an error so that the issue's own line is its title
                 // ("Caught error: state.screen: expected ..."), not "Issue recorded".
@@ -45,9 +56,46 @@
             }
         }
 
-        /// Loads and runs the file; whatever a test framework should record, in order.
-        func run(with driver: any ScenarioDriver, options: RunOptions) async -> (result: ScenarioResult?, problems: [Problem]) {
+        /// Loads and runs the file as the settings (with the environment's on top) say, records
+        /// the result in their report folder, and returns whatever a test framework should record,
+        /// in order.
+        func run(
+            with driver: any ScenarioDriver, options: RunOptions, settings: ScenarioSettings, environment: [String: String],
+            label: String?
+        ) async -> (result: ScenarioResult?, problems: [Problem]) {
+            let fromEnvironment = ScenarioSettings.environment(environment)
+            let settings = settings.overridden(by: fromEnvironment.settings)
+            var (result, problems) = await run(with: driver, options: options, settings: settings, unusable: fromEnvironment.problems)
+            if let folder = settings.reports {
+                // A case that could not run is in the report too, as an error: never a green gap.
+                let recorded =
+                    result
+                    ?? ScenarioResult(
+                        id: id, name: id, file: path, status: .error, errorMessage: problems.map(\.message).joined(separator: "\n"),
+                        errorLocation: problems.first?.location)
+                let root = folder.hasPrefix("/") ? folder : Self.packageRoot(above: path) + "/" + folder
+                do {
+                    try ReportFolder(path: root).record(recorded, label: label)
+                } catch {
+                    problems.append(Problem(message: "cannot write the reports: \(error)", location: nil))
+                }
+            }
+            return (result, problems)
+        }
+
+        /// The result (`nil` when the file did not load or the settings are unusable) and its problems.
+        private func run(
+            with driver: any ScenarioDriver, options: RunOptions, settings: ScenarioSettings, unusable: [ScenarioSettings.Problem]
+        )
+            async -> (result: ScenarioResult?, problems: [Problem])
+        {
             if let problem { return (nil, [Problem(message: problem, location: nil)]) }
+            if !unusable.isEmpty { return (nil, unusable.map { Problem(message: $0.description, location: nil) }) }
+            let mode: ScenarioSettings.Mode
+            switch settings.mode() {
+            case .success(let checked): mode = checked
+            case .failure(let problem): return (nil, [Problem(message: problem.description, location: nil)])
+            }
             let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             let scenario: Scenario
             switch loader.load(contentsOf: path, id: id) {
@@ -57,7 +105,14 @@
                 if failure.issues.isEmpty { return (nil, [Problem(message: failure.description, location: nil)]) }
                 return (nil, failure.issues.map { Problem(message: $0.description, location: $0.location) })
             }
-            let result = await ScenarioRunner(driver: driver, options: options).run(scenario)
+            let runner = ScenarioRunner(driver: driver, options: options)
+            let result: ScenarioResult
+            switch mode {
+            case .once: result = await runner.run(scenario)
+            case .repeated(let times): result = await runner.run(scenario, times: times)
+            case .explored(let exploration):
+                result = await runner.run(scenario, exploring: exploration, replayAdvice: ScenarioSettings.replayAdvice)
+            }
             switch result.status {
             case .passed, .skipped:
                 return (result, [])

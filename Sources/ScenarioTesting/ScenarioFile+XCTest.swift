@@ -15,12 +15,17 @@
         ///     }
         /// }
         /// ```
+        ///
+        /// `settings` say how it runs and where its reports go, as the ``ScenarioSettings`` trait
+        /// does for Swift Testing; the environment's `SCENARIO_*` variables override them.
         /// - Returns: the result (`nil` when the file did not load).
         @discardableResult
         public func check(
-            with driver: any ScenarioDriver, options: RunOptions = RunOptions(), recordingFailuresIn testCase: XCTestCase
+            with driver: any ScenarioDriver, options: RunOptions = RunOptions(), settings: ScenarioSettings = ScenarioSettings(),
+            recordingFailuresIn testCase: XCTestCase
         ) async -> ScenarioResult? {
-            let outcome = await run(with: driver, options: options)
+            let outcome = await run(
+                with: driver, options: options, settings: settings, environment: ProcessInfo.processInfo.environment, label: testCase.name)
             for problem in outcome.problems {
                 let file = problem.location?.file ?? path
                 let line = max(1, problem.location?.line ?? 1)

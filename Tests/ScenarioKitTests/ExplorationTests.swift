@@ -42,6 +42,17 @@ import Testing
         }
     }
 
+    /// Where the run was started from decides how a failure says to replay it (a test bundle has
+    /// no command line).
+    @Test func aFailureGivesTheReplayAdviceItWasGiven() async throws {
+        let (action, expect) = Self.races[0]
+        let result = await ScenarioRunner(driver: RacyDriver()).run(
+            scenario(action, expect), exploring: .schedules(count: 100, seed: 7), replayAdvice: { "REPLAY=\($0)" })
+        let note = try #require(result.steps.first?.assertions.first?.message)
+        #expect(note.contains("replay it with REPLAY=7:"), "\(note)")
+        #expect(!note.contains("--replay-schedule"), "\(note)")
+    }
+
     @Test func aSchedulePrintsAndParsesTheSameWay() {
         let schedule = JobSchedule(seed: 42, index: 17)
         #expect(JobSchedule(parsing: schedule.description) == schedule)

@@ -12,6 +12,9 @@ struct Explorer: Sendable {
     let driver: any ScenarioDriver
     let options: RunOptions
     let exploration: Exploration
+    /// How a failure says to replay its schedule where the run was started (`nil`: as
+    /// `scenario run` takes it, `--replay-schedule 7:42`).
+    var replayAdvice: (@Sendable (JobSchedule) -> String)? = nil
 
     func run(_ scenario: Scenario) async -> ScenarioResult {
         // The first-in-first-out run also measures how many jobs a schedule spans.
@@ -53,7 +56,7 @@ struct Explorer: Sendable {
     private func annotate(_ result: inout ScenarioResult, _ schedule: JobSchedule, of count: Int?, scenario: Scenario) {
         let which = count.map { "schedule \(schedule.index) of \($0)" } ?? "schedule \(schedule.index)"
         let note =
-            "failed under \(which) (seed \(schedule.seed)), not under the first-in-first-out order; replay it with --replay-schedule \(schedule)"
+            "failed under \(which) (seed \(schedule.seed)), not under the first-in-first-out order; replay it with \(replayAdvice?(schedule) ?? "--replay-schedule \(schedule)")"
         if let message = result.errorMessage {
             result.errorMessage = note + ": " + message
         } else {

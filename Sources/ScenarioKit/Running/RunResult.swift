@@ -132,6 +132,15 @@ public struct ScenarioResult: Sendable, Codable {
         self.virtualTime = virtualTime
     }
 
+    /// The `.error` result of a file that did not load: every problem found, one per line,
+    /// pointing at the first.
+    public init(unloadable file: DiscoveredScenario, _ failure: LoadFailure) {
+        self.init(
+            id: file.id, name: file.id, file: file.path, status: .error,
+            errorMessage: failure.issues.isEmpty ? "could not load \(file.path)" : failure.description,
+            errorLocation: failure.issues.first?.location)
+    }
+
     /// Every assertion that did not hold, causes first (see ``failedChecks``).
     public var failures: [AssertionResult] { failedChecks.map(\.check) }
 

@@ -35,7 +35,18 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs the scenario first in, first out, then under explored schedules (or replays one), and
     /// returns the first failure, which says how to replay it, or the passing first run.
-    public func run(_ scenario: Scenario, exploring exploration: Exploration) async -> ScenarioResult {
-        await Explorer(driver: driver, options: options, exploration: exploration).run(scenario)
+    /// - Parameter replayAdvice: how a failure says to replay its schedule (`--replay-schedule 7:42`
+    ///   by default, as `scenario run` takes it).
+    public func run(
+        _ scenario: Scenario, exploring exploration: Exploration,
+        replayAdvice: (@Sendable (JobSchedule) -> String)? = nil
+    ) async -> ScenarioResult {
+        await Explorer(driver: driver, options: options, exploration: exploration, replayAdvice: replayAdvice).run(scenario)
+    }
+
+    /// Runs the scenario `times` times; a run whose status or transcript differs from the first
+    /// (JSON bodies compared as values) fails the result, saying which run differed and where.
+    public func run(_ scenario: Scenario, times: Int) async -> ScenarioResult {
+        await SuiteRunner.execute(scenario, runner: self, times: max(1, times))
     }
 }

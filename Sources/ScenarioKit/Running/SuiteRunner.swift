@@ -179,7 +179,7 @@ public struct SuiteRunner: Sendable {
                 }
                 loadFailures.append(failure)
                 slots += 1
-                report(Self.loadErrorResult(DiscoveredScenario(path: entry.path, id: entry.id), failure), at: slots - 1)
+                report(ScenarioResult(unloadable: DiscoveredScenario(path: entry.path, id: entry.id), failure), at: slots - 1)
             case .success(let scenario):
                 switch configuration.selection.decide(id: scenario.id, name: scenario.name, tags: scenario.tags) {
                 case .otherShard:
@@ -246,7 +246,7 @@ public struct SuiteRunner: Sendable {
                     case .success(let loaded): scenario = loaded
                     case .failure(let failure):
                         loadFailures.append(failure)
-                        report(Self.loadErrorResult(file, failure), at: next.slot)
+                        report(ScenarioResult(unloadable: file, failure), at: next.slot)
                         continue
                     }
                 }
@@ -284,7 +284,7 @@ public struct SuiteRunner: Sendable {
         case .success(let scenario):
             return Executed(result: await run(scenario))
         case .failure(let failure):
-            return Executed(result: loadErrorResult(file, failure), loadFailure: failure)
+            return Executed(result: ScenarioResult(unloadable: file, failure), loadFailure: failure)
         }
     }
 
@@ -368,14 +368,6 @@ public struct SuiteRunner: Sendable {
         message += ": " + details.joined(separator: "; ")
         return AssertionResult(
             label: "repeat", passed: false, message: message, expected: expected, actual: actual, location: location
-        )
-    }
-
-    static func loadErrorResult(_ file: DiscoveredScenario, _ failure: LoadFailure) -> ScenarioResult {
-        ScenarioResult(
-            id: file.id, name: file.id, file: file.path, status: .error,
-            errorMessage: failure.issues.isEmpty ? "could not load \(file.path)" : failure.description,
-            errorLocation: failure.issues.first?.location
         )
     }
 

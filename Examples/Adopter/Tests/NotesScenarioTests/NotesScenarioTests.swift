@@ -2,7 +2,8 @@ import NotesDriver
 import ScenarioTesting
 import Testing
 
-@Test(arguments: ScenarioFile.all(in: "Scenarios"))
+// Each scenario under 20 schedules; the JUnit, JSON and HTML reports go to .build/scenario-reports.
+@Test(.scenarios(schedules: 20, reports: ".build/scenario-reports"), arguments: ScenarioFile.all(in: "Scenarios"))
 func scenario(_ file: ScenarioFile) async {
     await file.check(with: NotesDriver())
 }

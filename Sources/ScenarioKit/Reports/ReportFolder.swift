@@ -1,0 +1,171 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A folder of reports that many test cases write into together: each case records its result,
+/// and the folder's `junit.xml`, `results.json` and `report.html` are rewritten from every result
+/// it holds, in scenario id order: the same files `scenario run` writes, one test case per
+/// scenario.
+///
+/// Cases may record at once from several tasks or several processes (Xcode's parallel test
+/// clones): each result is set aside in a file of its own and the reports are rewritten under a
+/// file lock, each written whole before it takes its name. The folder holds the results of the
+/// processes still running and of the last one to finish: when a process first records, it
+/// drops what processes no longer running left behind, so a new test run starts a new report.
+public struct ReportFolder: Sendable {
+    /// The folder's path.
+    public let path: String
+
+    /// The JUnit report's file name.
+    public static let junitName = "junit.xml"
+    /// The JSON report's file name.
+    public static let jsonName = "results.json"
+    /// The HTML page's file name.
+    public static let htmlName = "report.html"
+
+    /// Why a result could not be recorded.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, naming the file.
+        public var description: String
+    }
+
+    /// A folder at `path` (created when the first result is recorded).
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Records one scenario's result and rewrites the reports. `label` tells apart runs of the
+    /// same scenario by different tests (such as one per route); when the folder holds more than
+    /// one label, each test case's name carries its own.
+    public func record(_ result: ScenarioResult, label: String? = nil) throws(Failure) {
+        let parts = URL(fileURLWithPath: path).appendingPathComponent(Self.partsName)
+        do {
+            try FileManager.default.createDirectory(at: parts, withIntermediateDirectories: true)
+        } catch {
+            throw Failure(description: "cannot create \(parts.path): \(error.localizedDescription)")
+        }
+        let part = Part(process: Int(getpid()), label: label, result: result)
+        let encoded: Data
+        do { encoded = try JSONEncoder().encode(part) } catch {
+            throw Failure(description: "cannot encode the result of \(result.id): \(error)")
+        }
+        try Self.exclusively(in: path) { () throws(Failure) in
+            if Self.firstRecord(in: parts.path) { Self.dropPartsOfEndedProcesses(in: parts) }
+            let file = parts.appendingPathComponent(Self.partName(id: result.id, label: label))
+            do { try encoded.write(to: file, options: .atomic) } catch {
+                throw Failure(description: "cannot write \(file.path): \(error.localizedDescription)")
+            }
+            let scenarios = Self.results(in: parts)
+            // Cases may run in parallel: the run's time is the work done, as in a suite's JUnit time.
+            let run = RunResult(scenarios: scenarios, wallTime: scenarios.reduce(.zero) { $0 + $1.wallTime })
+            for (name, text) in [
+                (Self.junitName, JUnitReport.render(run)), (Self.jsonName, JSONReport.render(run)),
+                (Self.htmlName, HTMLReport.render(run)),
+            ] {
+                let destination = URL(fileURLWithPath: path).appendingPathComponent(name)
+                do { try Data(text.utf8).write(to: destination, options: .atomic) } catch {
+                    throw Failure(description: "cannot write \(destination.path): \(error.localizedDescription)")
+                }
+            }
+        }
+    }
+
+    /// Every result the folder holds, in scenario id order (then label order), each named after
+    /// its label when more than one label is there.
+    public func results() -> [ScenarioResult] {
+        Self.results(in: URL(fileURLWithPath: path).appendingPathComponent(Self.partsName))
+    }
+
+    // MARK: - Parts
+
+    /// One recorded result, as set aside in the folder.
+    private struct Part: Codable {
+        /// The process that recorded it: parts of ended processes belong to an earlier run.
+        var process: Int
+        var label: String?
+        var result: ScenarioResult
+    }
+
+    private static let partsName = ".results"
+
+    private static func results(in parts: URL) -> [ScenarioResult] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parts.path)) ?? []
+        let decoder = JSONDecoder()
+        let found = names.filter { $0.hasSuffix(".json") }.compactMap { name -> Part? in
+            guard let data = try? Data(contentsOf: parts.appendingPathComponent(name)) else { return nil }
+            return try? decoder.decode(Part.self, from: data)
+        }
+        .sorted { ($0.result.id, $0.label ?? "") < ($1.result.id, $1.label ?? "") }
+        let labelled = Set(found.map { $0.label ?? "" }).count > 1
+        return found.map { part in
+            var result = part.result
+            if labelled, let label = part.label { result.name += " (\(label))" }
+            return result
+        }
+    }
+
+    /// A file name for a result that stays the same for the same scenario and label, whatever
+    /// characters they hold.
+    private static func partName(id: String, label: String?) -> String {
+        let key = id + "\u{0}" + (label ?? "")
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let readable = String(id.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }.prefix(80))
+        return readable + "-" + String(hash, radix: 16) + ".json"
+    }
+
+    private static func dropPartsOfEndedProcesses(in parts: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parts.path)) ?? []
+        for name in names where name.hasSuffix(".json") {
+            let file = parts.appendingPathComponent(name)
+            guard let data = try? Data(contentsOf: file), let part = try? JSONDecoder().decode(Part.self, from: data) else {
+                try? FileManager.default.removeItem(at: file)
+                continue
+            }
+            if !isRunning(part.process) { try? FileManager.default.removeItem(at: file) }
+        }
+    }
+
+    private static func isRunning(_ process: Int) -> Bool {
+        if process == Int(getpid()) { return true }
+        // A process we may not signal is still running.
+        return kill(pid_t(process), 0) == 0 || errno == EPERM
+    }
+
+    // MARK: - Locking
+
+    /// Folders this process has recorded into already.
+    nonisolated(unsafe) private static var recorded: Set<String> = []
+    private static let processLock = NSLock()
+
+    /// Whether this is the process's first record into the folder (call under the lock).
+    private static func firstRecord(in parts: String) -> Bool {
+        recorded.insert(parts).inserted
+    }
+
+    /// Runs `body` while holding the folder's lock, against other tasks of this process and
+    /// against other processes.
+    private static func exclusively(in folder: String, _ body: () throws(Failure) -> Void) throws(Failure) {
+        processLock.lock()
+        defer { processLock.unlock() }
+        let lockPath = URL(fileURLWithPath: folder).appendingPathComponent(".lock").path
+        let descriptor = open(lockPath, O_CREAT | O_RDWR, 0o644)
+        guard descriptor >= 0 else {
+            throw Failure(description: "cannot open \(lockPath): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw Failure(description: "cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        try body()
+    }
+}
