@@ -5,7 +5,8 @@ import SessionKitDriver
 // `scenario-bench`: figures, side by side, never a verdict. Build and run in release:
 //   swift build -c release && .build/release/scenario-bench
 // It reads Scenarios/ and runs the `scenario` program built beside it. `--quick` runs less;
-// `--traces` prints only the trace import figures.
+// `--traces` prints only the trace import figures; `--exchanges` only the per-exchange ones (to
+// profile the engine's share).
 
 let repository = FileManager.default.currentDirectoryPath
 let binFolder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
@@ -91,6 +92,7 @@ print("engine's own share above the serial-hop floor, direct route: \(format((di
 print("raw URLSession + URLProtocol per exchange ÷ engine's direct route: \(format(stub.microseconds / direct.microseconds, 1))")
 print(
     "raw URLSession + URLProtocol per exchange ÷ SessionKit's direct step: \(format(stub.microseconds / sessionKitDirect.microseconds, 1))")
+if CommandLine.arguments.contains("--exchanges") { exit(0) }
 
 // MARK: - Virtual time
 

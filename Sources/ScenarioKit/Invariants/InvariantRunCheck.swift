@@ -23,7 +23,7 @@ struct InvariantRunCheck {
             clockStart: clockStart,
             requests: backend.requests.map {
                 RunRecord.Request(
-                    number: $0.number, request: $0.request, at: $0.arrivedAt.offset, order: $0.order, answer: answers[$0.number])
+                    number: $0.number, request: $0.request, at: $0.arrivedAt.offset, order: $0.order, answer: answers[$0.number - 1])
             },
             actions: actions, alerts: needsAlerts ? try alerts() : [], timeline: needsTimeline ? try timeline() : [])
         let violations = InvariantChecker.check(invariants, record)

@@ -46,10 +46,13 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// Under an explored schedule: how late an answer may come, and the draws that say how late.
     private var lateness: (bound: Duration, random: SplitMix64)?
     private var log: [LoggedRequest] = []
-    /// Answers as delivered, by request number, and how many requests and answers there were so far.
-    private var answers: [Int: RunRecord.Answer] = [:]
+    /// Answers as delivered, one slot per logged request (request number - 1), and how many
+    /// requests and answers there were so far.
+    private var answers: [RunRecord.Answer?] = []
     private var events = 0
     private var transcript: [String] = []
+    /// The last transcript time stamp made: many lines share one virtual instant.
+    private var lastStamp: (at: Duration, text: String)?
     private var firstUnmatchedLine: Int?
     /// What the nearest exchanges wanted, by request number, for unmatched requests.
     private var nearMissNotes: [Int: String] = [:]
@@ -85,7 +88,8 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// How much later than scripted this answer goes: half the time on time, else up to the
     /// bound in milliseconds. Only while another request is in flight too (lock held).
     private func extraLatency() -> Duration {
-        guard var (bound, random) = lateness, unanswered > 1 else { return .zero }
+        guard let (bound, drawn) = lateness, unanswered > 1 else { return .zero }
+        var random = drawn
         defer { lateness = (bound, random) }
         let draw = random.next()
         guard draw & 1 == 1 else { return .zero }
@@ -111,10 +115,11 @@ public final class ScriptedBackend: @unchecked Sendable {
             log.append(
                 LoggedRequest(
                     number: number, request: request, exchangeID: index.map { exchanges[$0].id }, arrivedAt: clock.now, order: events))
-            transcript.append("[\(clock.now)] #\(number) → \(Self.describe(request))")
+            answers.append(nil)
+            transcript.append("\(stamp())#\(number) → \(Self.describe(request))")
             guard let index else {
                 let near = Self.nearMisses(candidate, exchanges: exchanges, uses: uses)
-                transcript.append("[\(clock.now)] #\(number) ✗ no exchange matches; answered 404\(near)")
+                transcript.append("\(stamp())#\(number) ✗ no exchange matches; answered 404\(near)")
                 nearMissNotes[number] = near
                 if firstUnmatchedLine == nil { firstUnmatchedLine = transcript.count }
                 let response = HTTPResponse(
@@ -136,7 +141,7 @@ public final class ScriptedBackend: @unchecked Sendable {
             case .some(let release):
                 held[index].append(answer)
                 tag.map { outsideWork?.park($0) }
-                transcript.append("[\(clock.now)] #\(number) ⏸ held by '\(exchange.id)' (\(Self.describe(release)))")
+                transcript.append("\(stamp())#\(number) ⏸ held by '\(exchange.id)' (\(Self.describe(release)))")
             }
         }
         for (answer, latency) in toSend { deliver(answer, after: latency) }
@@ -169,8 +174,8 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// Every request so far, in arrival order.
     public var requests: [LoggedRequest] { lock.withLock { log } }
 
-    /// The answers delivered so far, by request number.
-    package var deliveredAnswers: [Int: RunRecord.Answer] { lock.withLock { answers } }
+    /// The answers delivered so far, by request: the answer to request `number` is at `number - 1`.
+    package var deliveredAnswers: [RunRecord.Answer?] { lock.withLock { answers } }
 
     /// How many requests were sent and answers delivered so far.
     package var eventCount: Int { lock.withLock { events } }
@@ -225,7 +230,7 @@ public final class ScriptedBackend: @unchecked Sendable {
         held[index] = []
         for answer in drained {
             answer.tag.map { outsideWork?.unpark($0) }
-            if logging { transcript.append("[\(clock.now)] #\(answer.number) ▶ released") }
+            if logging { transcript.append("\(stamp())#\(answer.number) ▶ released") }
         }
         return drained
     }
@@ -275,20 +280,29 @@ public final class ScriptedBackend: @unchecked Sendable {
             events += 1
             switch reply {
             case .response(let response):
-                answers[number] = RunRecord.Answer(
+                answers[number - 1] = RunRecord.Answer(
                     status: response.status.code, headers: response.headers, body: response.body, at: clock.now.offset, order: events)
             case .fault(let code):
-                answers[number] = RunRecord.Answer(status: nil, fault: code.rawValue, at: clock.now.offset, order: events)
+                answers[number - 1] = RunRecord.Answer(status: nil, fault: code.rawValue, at: clock.now.offset, order: events)
             }
             // Unmatched requests already have their line ("no exchange matches; answered 404").
             guard let served = log[number - 1].exchangeID else { return }
             switch reply {
             case .response(let response):
-                transcript.append("[\(clock.now)] #\(number) ← \(response.status) via \(served)\(Self.describeBody(response.body))")
+                transcript.append("\(stamp())#\(number) ← \(response.status) via \(served)\(Self.describeBody(response.body))")
             case .fault(let code):
-                transcript.append("[\(clock.now)] #\(number) ← fault \(code.rawValue) via \(served)")
+                transcript.append("\(stamp())#\(number) ← fault \(code.rawValue) via \(served)")
             }
         }
+    }
+
+    /// `[15.250s] `: the virtual time a transcript line starts with (call under the lock).
+    private func stamp() -> String {
+        let now = clock.now.offset
+        if let lastStamp, lastStamp.at == now { return lastStamp.text }
+        let text = "[\(VirtualClock.Instant.format(now))] "
+        lastStamp = (now, text)
+        return text
     }
 
     static func describe(_ request: HTTPRequest) -> String {
