@@ -50,7 +50,8 @@ let package = Package(
             name: "ScenarioSuiteTests",
             dependencies: ["ScenarioKit", "ScenarioTesting", "SessionKitDriver", "HTTPCore"]
         ),
-        .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit"]),
+        // SessionKit: the app whose own URLSession is recorded and replayed by the built `scenario`.
+        .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "ScenarioKit"]),
         .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit"]),
         .testTarget(name: "TwoSessionAppTests", dependencies: ["TwoSessionAppDriver", "ScenarioKit"]),

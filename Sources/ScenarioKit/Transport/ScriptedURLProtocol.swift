@@ -170,7 +170,8 @@ public class ScriptedURLProtocol: URLProtocol {
         )
     }
 
-    private static func read(_ stream: InputStream) -> Data {
+    /// The whole of a body stream (URLSession hands protocols `httpBody` as a stream on Apple platforms).
+    static func read(_ stream: InputStream) -> Data {
         var data = Data()
         stream.open()
         defer { stream.close() }
@@ -236,7 +237,8 @@ enum RouteClass {
         return make(type(for: Int(route.dropFirst("run-".count)) ?? 0))
     }
 
-    private static func type(for number: Int) -> any RouteNumber.Type {
+    /// The number as a type; ``RecordingURLProtocol`` makes its classes from it too.
+    static func type(for number: Int) -> any RouteNumber.Type {
         guard number > 0 else { return RouteZero.self }
         func wrap<Half: RouteNumber>(_: Half.Type) -> any RouteNumber.Type {
             number % 2 == 0 ? RouteTwice<Half>.self : RouteTwicePlusOne<Half>.self
