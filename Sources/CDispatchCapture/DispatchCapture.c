@@ -4,6 +4,11 @@
 // offset table. Rewriting those slots, as fishhook does for Mach-O, sends every DispatchQueue,
 // DispatchGroup, DispatchSource and DispatchSemaphore call of Swift code through the handlers
 // without touching libdispatch or the app. Other platforms report the capture unavailable.
+//
+// The same rewriting gives a runner thread virtual clocks: `clock_gettime` as Swift Concurrency
+// calls it (ContinuousClock, SuspendingClock, Task.sleep's deadlines) and `dispatch_time` as the
+// Dispatch module calls it (DispatchTime.now()) read the scenario's virtual clock there, so a
+// deadline a stack computes on the runner is exact, not estimated from the real clock.
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE  // dl_iterate_phdr, RTLD_DEFAULT
@@ -167,11 +172,68 @@ static void my_set_target_queue(void *object, void *target) {
     real.set_target_queue(object, target);
 }
 
+// MARK: - Virtual clocks on a runner thread
+
+// Set on a runner thread while its scenario runs: the real readings the virtual clock starts
+// from, and the function that gives the virtual time elapsed since (nanoseconds).
+static __thread int64_t (*virtual_elapsed)(void);
+static __thread int64_t anchor_monotonic, anchor_boottime, anchor_monotonic_raw, anchor_uptime;
+static int clocks_rebound;
+
+static int64_t real_nanoseconds(clockid_t clock) {
+    struct timespec spec;
+    clock_gettime(clock, &spec);
+    return (int64_t)spec.tv_sec * 1000000000 + spec.tv_nsec;
+}
+
+static int my_clock_gettime(clockid_t clock, struct timespec *spec) {
+    int64_t (*elapsed)(void) = virtual_elapsed;
+    int64_t anchor = 0;
+    switch (clock) {
+    case CLOCK_MONOTONIC: anchor = anchor_monotonic; break;
+    case CLOCK_BOOTTIME: anchor = anchor_boottime; break;
+    case CLOCK_MONOTONIC_RAW: anchor = anchor_monotonic_raw; break;
+    default: elapsed = NULL;
+    }
+    if (!elapsed || !spec) return clock_gettime(clock, spec);
+    int64_t now = anchor + elapsed();
+    spec->tv_sec = now / 1000000000;
+    spec->tv_nsec = now % 1000000000;
+    return 0;
+}
+
+static uint64_t my_dispatch_time(uint64_t when, int64_t delta) {
+    int64_t (*elapsed)(void) = virtual_elapsed;
+    if (when != 0 || !elapsed) return real.time(when, delta);
+    // DISPATCH_TIME_NOW on the runner: the virtual instant, on libdispatch's uptime clock.
+    return real.time((uint64_t)(anchor_uptime + elapsed()), delta);
+}
+
+void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void)) {
+    anchor_monotonic = real_nanoseconds(CLOCK_MONOTONIC);
+    anchor_boottime = real_nanoseconds(CLOCK_BOOTTIME);
+    anchor_monotonic_raw = real_nanoseconds(CLOCK_MONOTONIC_RAW);
+    anchor_uptime = (int64_t)real.time(0, 0);
+    virtual_elapsed = elapsed;
+}
+
+void ssdc_virtual_clocks_end(void) { virtual_elapsed = NULL; }
+
+int ssdc_virtual_clocks_available(void) { return clocks_rebound == 3; }
+
 // MARK: - Rewriting the global offset table
 
 struct rebinding {
     const char *name;
     void *replacement;
+};
+
+// What each library's table sends where: the Dispatch module's calls into libdispatch, and the
+// clock readings of Swift Concurrency.
+struct library {
+    const char *suffix;
+    const struct rebinding *rebindings;
+    size_t count;
 };
 
 static struct rebinding rebindings[] = {
@@ -198,6 +260,16 @@ static struct rebinding rebindings[] = {
     {"dispatch_queue_create", (void *)my_queue_create},
     {"dispatch_queue_create_with_target", (void *)my_queue_create_with_target},
     {"dispatch_set_target_queue", (void *)my_set_target_queue},
+    {"dispatch_time", (void *)my_dispatch_time},
+};
+
+static struct rebinding concurrency_rebindings[] = {
+    {"clock_gettime", (void *)my_clock_gettime},
+};
+
+static const struct library libraries[] = {
+    {"/libswiftDispatch.so", rebindings, sizeof(rebindings) / sizeof(rebindings[0])},
+    {"/libswift_Concurrency.so", concurrency_rebindings, sizeof(concurrency_rebindings) / sizeof(concurrency_rebindings[0])},
 };
 
 static int rebound_slots;
@@ -213,6 +285,8 @@ static int rebound_slots;
 static uintptr_t adjusted(uintptr_t pointer, uintptr_t base) { return pointer < base ? pointer + base : pointer; }
 
 static void write_slot(void **slot, void *value, uintptr_t relro_start, uintptr_t relro_end) {
+    if (value == (void *)my_clock_gettime) clocks_rebound |= 1;
+    if (value == (void *)my_dispatch_time) clocks_rebound |= 2;
     long page_size = sysconf(_SC_PAGESIZE);
     uintptr_t page = (uintptr_t)slot & ~((uintptr_t)page_size - 1);
     int in_relro = (uintptr_t)slot >= relro_start && (uintptr_t)slot < relro_end;
@@ -222,17 +296,16 @@ static void write_slot(void **slot, void *value, uintptr_t relro_start, uintptr_
     rebound_slots++;
 }
 
-static void rebind_relocations(const ElfW(Rela) * relocations, size_t size, const ElfW(Sym) * symbols, const char *strings,
-                               uintptr_t base, uintptr_t relro_start, uintptr_t relro_end) {
+static void rebind_relocations(const struct library *library, const ElfW(Rela) * relocations, size_t size, const ElfW(Sym) * symbols,
+                               const char *strings, uintptr_t base, uintptr_t relro_start, uintptr_t relro_end) {
     size_t count = size / sizeof(ElfW(Rela));
     for (size_t i = 0; i < count; i++) {
         unsigned long type = ELF64_R_TYPE(relocations[i].r_info);
         if (type != SSDC_JUMP_SLOT && type != SSDC_GLOB_DAT) continue;
         const char *name = strings + symbols[ELF64_R_SYM(relocations[i].r_info)].st_name;
-        if (strncmp(name, "dispatch_", 9) != 0) continue;
-        for (size_t r = 0; r < sizeof(rebindings) / sizeof(rebindings[0]); r++) {
-            if (strcmp(name, rebindings[r].name) == 0) {
-                write_slot((void **)(base + relocations[i].r_offset), rebindings[r].replacement, relro_start, relro_end);
+        for (size_t r = 0; r < library->count; r++) {
+            if (strcmp(name, library->rebindings[r].name) == 0) {
+                write_slot((void **)(base + relocations[i].r_offset), library->rebindings[r].replacement, relro_start, relro_end);
                 break;
             }
         }
@@ -243,9 +316,13 @@ static int rebind_object(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     (void)data;
     const char *name = info->dlpi_name;
-    const char *suffix = "/libswiftDispatch.so";
-    size_t length = name ? strlen(name) : 0, suffix_length = strlen(suffix);
-    if (length < suffix_length || strcmp(name + length - suffix_length, suffix) != 0) return 0;
+    const struct library *library = NULL;
+    size_t length = name ? strlen(name) : 0;
+    for (size_t l = 0; l < sizeof(libraries) / sizeof(libraries[0]); l++) {
+        size_t suffix_length = strlen(libraries[l].suffix);
+        if (length >= suffix_length && strcmp(name + length - suffix_length, libraries[l].suffix) == 0) library = &libraries[l];
+    }
+    if (!library) return 0;
     uintptr_t base = info->dlpi_addr, relro_start = 0, relro_end = 0;
     const ElfW(Dyn) *dynamic = NULL;
     for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -272,8 +349,8 @@ static int rebind_object(struct dl_phdr_info *info, size_t size, void *data) {
         }
     }
     if (!symbols || !strings) return 0;
-    if (plt) rebind_relocations(plt, plt_size, symbols, strings, base, relro_start, relro_end);
-    if (rela) rebind_relocations(rela, rela_size, symbols, strings, base, relro_start, relro_end);
+    if (plt) rebind_relocations(library, plt, plt_size, symbols, strings, base, relro_start, relro_end);
+    if (rela) rebind_relocations(library, rela, rela_size, symbols, strings, base, relro_start, relro_end);
     return 0;
 }
 
@@ -385,13 +462,12 @@ int64_t ssdc_nanoseconds_until(uint64_t when) {
         int64_t target = -(int64_t)when, now = -(int64_t)real.walltime(NULL, 0);
         return target - now;
     }
+    int64_t (*elapsed)(void) = virtual_elapsed;
     if (when & monotonic_mask) {
-        struct timespec spec;
-        clock_gettime(CLOCK_BOOTTIME, &spec);
-        int64_t now = (int64_t)spec.tv_sec * 1000000000 + spec.tv_nsec;
+        int64_t now = elapsed ? anchor_boottime + elapsed() : real_nanoseconds(CLOCK_BOOTTIME);
         return (int64_t)(when & ~monotonic_mask) - now;
     }
-    return (int64_t)(when - real.time(0, 0));
+    return (int64_t)(when - (elapsed ? (uint64_t)(anchor_uptime + elapsed()) : real.time(0, 0)));
 }
 
 // MARK: - Blocks
@@ -428,6 +504,9 @@ void *ssdc_main_queue(void) { return 0; }
 void *ssdc_default_queue(void) { return 0; }
 void *ssdc_timer_source_type(void) { return 0; }
 int ssdc_is_global_queue(void *queue) { return 0; }
+void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void)) { (void)elapsed; }
+void ssdc_virtual_clocks_end(void) {}
+int ssdc_virtual_clocks_available(void) { return 0; }
 int64_t ssdc_nanoseconds_until(uint64_t when) { return 0; }
 void *ssdc_block_copy(void *block) { return block; }
 void ssdc_block_release(void *block) {}

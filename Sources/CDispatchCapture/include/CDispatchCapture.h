@@ -55,6 +55,14 @@ int ssdc_is_global_queue(void *queue);
 /// Nanoseconds from now until `when` (negative when past); `when` in either of libdispatch's clocks.
 int64_t ssdc_nanoseconds_until(uint64_t when);
 
+// Virtual clocks on a runner thread (after ssdc_install): between begin and end, on the calling
+// thread only, Swift Concurrency's monotonic clocks and DISPATCH_TIME_NOW read a fixed real
+// instant plus `elapsed()` nanoseconds, and ssdc_nanoseconds_until measures from there.
+void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void));
+void ssdc_virtual_clocks_end(void);
+/// Whether both clock readings were redirected (not in a program linked with a static stdlib).
+int ssdc_virtual_clocks_available(void);
+
 // Blocks.
 void *ssdc_block_copy(void *block);
 void ssdc_block_release(void *block);

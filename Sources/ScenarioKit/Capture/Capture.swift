@@ -39,10 +39,12 @@ enum Capture {
         DispatchCapture.install()
         lock.withLock { running = scheduler }
         RunnerThread.current = scheduler
+        DispatchCapture.useVirtualClocks()
     }
 
     /// Forgets the scenario: no job is captured for it any more.
     static func end(_ scheduler: ScenarioScheduler) {
+        DispatchCapture.useRealClocks()
         DispatchCapture.forget(scheduler)
         RunnerThread.current = nil
         lock.withLock {
@@ -127,17 +129,25 @@ extension Capture {
         return takeDeadline(job, remaining: remaining)
     }
 
-    /// A sleep until a deadline that is `remaining` away now. The caller read the real clock a
-    /// moment ago: in the running job, or just before the hop that queued it (`Task.sleep` reads
-    /// the clock, then hops to the clock's executor). So the delay it meant lies between
-    /// `remaining` and `remaining` plus the time since the running job was queued. The roundest
-    /// delay in that span is taken (whole seconds before tenths, tenths before milliseconds): the
-    /// one the code wrote, and the same on every run however slow the machine.
+    /// A sleep until a deadline that is `remaining` away now.
     static func takeDeadline(_ job: UnownedJob, remaining: Duration) -> Bool {
         guard let (scheduler, foreign) = owner(of: job) else { return false }
-        let slack = foreign ? Duration.milliseconds(1) : scheduler.timeSinceCurrentJobWasQueued + .microseconds(200)
-        scheduler.schedule(job, after: roundest(from: remaining, to: remaining + slack))
+        scheduler.schedule(job, after: roundest(from: remaining, to: remaining + deadlineSlack(scheduler, foreign: foreign)))
         return true
+    }
+
+    /// How much longer than `remaining` a delay read from a deadline may have been meant to be.
+    /// On a runner thread whose clocks are virtual (Linux), none: the stack read the deadline's
+    /// "now" from the virtual clock, so `remaining` is exact. Elsewhere the caller read the real
+    /// clock a moment ago: in the running job, or just before the hop that queued it
+    /// (`Task.sleep` reads the clock, then hops to the clock's executor). The delay it meant then
+    /// lies between `remaining` and `remaining` plus the time since the running job was queued,
+    /// and the roundest delay in that span is taken (whole seconds before tenths, tenths before
+    /// milliseconds): the one the code wrote, at ordinary speed.
+    static func deadlineSlack(_ scheduler: ScenarioScheduler, foreign: Bool) -> Duration {
+        if foreign { return .milliseconds(1) }
+        if DispatchCapture.hasVirtualClocks { return .zero }
+        return scheduler.timeSinceCurrentJobWasQueued + .microseconds(200)
     }
 
     /// The roundest duration in `lower...upper` (never negative).

@@ -36,6 +36,25 @@ enum DispatchCapture {
     @discardableResult
     static func install() -> Bool { installed }
 
+    /// Whether a runner thread's monotonic clocks and `DispatchTime.now()` read its scenario's
+    /// virtual clock (Linux, with Swift's runtime libraries linked dynamically).
+    static let hasVirtualClocks: Bool = installed && ssdc_virtual_clocks_available() != 0
+
+    /// From now on, on this (runner) thread, `ContinuousClock.now`, `SuspendingClock.now` and
+    /// `DispatchTime.now()` move with the running scenario's virtual clock only.
+    static func useVirtualClocks() {
+        guard hasVirtualClocks else { return }
+        ssdc_virtual_clocks_begin {
+            guard let offset = Capture.currentScheduler?.clock.now.offset.components else { return 0 }
+            return offset.seconds &* 1_000_000_000 &+ offset.attoseconds / 1_000_000_000
+        }
+    }
+
+    /// The calling thread's clocks are real again.
+    static func useRealClocks() {
+        if hasVirtualClocks { ssdc_virtual_clocks_end() }
+    }
+
     nonisolated(unsafe) static let mainQueue: Object? = ssdc_main_queue()
 
     private static let lock = NSLock()
@@ -111,9 +130,7 @@ enum DispatchCapture {
     private static func takeAfter(when: UInt64, queue: Object?, block: Object?) -> Bool {
         guard let queue, let block, let (scheduler, foreign) = owner(of: queue) else { return false }
         let remaining = Duration.nanoseconds(ssdc_nanoseconds_until(when))
-        // The deadline was computed from the real clock a moment ago: the roundest delay since then is the one meant.
-        let slack = foreign ? Duration.milliseconds(1) : scheduler.timeSinceCurrentJobWasQueued + .microseconds(200)
-        let delay = Capture.roundest(from: remaining, to: remaining + slack)
+        let delay = Capture.roundest(from: remaining, to: remaining + Capture.deadlineSlack(scheduler, foreign: foreign))
         let work = DispatchWork(queue: queue, block: block, group: nil)
         scheduler.schedule(work, after: delay, label: "asyncAfter on \(work.queueLabel)")
         return true
@@ -169,7 +186,7 @@ enum DispatchCapture {
     private static func setTimer(_ source: Object?, start: UInt64, interval: UInt64) -> Bool {
         guard let timer = timer(source) else { return false }
         let remaining = Duration.nanoseconds(ssdc_nanoseconds_until(start))
-        let slack = timer.scheduler.timeSinceCurrentJobWasQueued + .microseconds(200)
+        let slack = Capture.deadlineSlack(timer.scheduler, foreign: Capture.currentScheduler !== timer.scheduler)
         timer.set(
             start: Capture.roundest(from: remaining, to: remaining + slack),
             interval: interval >= UInt64(Int64.max)

@@ -1,0 +1,113 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import ScenarioKit
+
+/// On the runner thread (Linux) the clocks a stack reads for deadlines and elapsed time,
+/// `ContinuousClock`, `SuspendingClock` and `DispatchTime.now()`, are the scenario's virtual
+/// clock: a deadline is exact however long the real machine took between reading "now" and
+/// waiting for it, which is what a loaded CI machine or the thread sanitizer does.
+@Suite struct VirtualClockCaptureTests {
+    /// Each action reads "now" from one clock, sets a deadline 1.5 s later, burns 0.6 s of real
+    /// time (as a slow machine would), then waits for the deadline; it answers the virtual
+    /// time it woke at. `elapsed` answers what each clock says 90 virtual seconds took.
+    struct ClockDriver: ScenarioDriver {
+        var name: String { "Clocks" }
+        var actions: [ActionSpec] {
+            [
+                ActionSpec("taskSleep", "Task.sleep(until:) a ContinuousClock deadline read before a slow stretch"),
+                ActionSpec("suspendingSleep", "Task.sleep(until:) a SuspendingClock deadline read before a slow stretch"),
+                ActionSpec("asyncAfter", "asyncAfter a DispatchTime deadline read before a slow stretch"),
+                ActionSpec("elapsed", "what the clocks say 90 s of virtual time took"),
+            ]
+        }
+        var givenKeys: [GivenSpec] { [] }
+        func makeSession(_ context: DriverContext) async throws -> any DriverSession { ClockSession(context: context) }
+    }
+
+    final class ClockSession: DriverSession, @unchecked Sendable {
+        let context: DriverContext
+        init(context: DriverContext) { self.context = context }
+
+        /// Real time passes; the virtual clock does not (Foundation's `Date` is the real clock).
+        private func burnRealTime() {
+            let until = Date().addingTimeInterval(0.6)
+            while Date() < until {}
+        }
+
+        private var wokeAt: JSONValue {
+            let offset = context.clock.now.offset.components
+            return .number(Double(offset.seconds) + Double(offset.attoseconds) / 1e18)
+        }
+
+        func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
+            switch action {
+            case "taskSleep":
+                let deadline = ContinuousClock.now + .milliseconds(1500)
+                burnRealTime()
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return .value(["wokeAt": wokeAt])
+            case "suspendingSleep":
+                let deadline = SuspendingClock.now + .milliseconds(1500)
+                burnRealTime()
+                try? await Task.sleep(until: deadline, clock: .suspending)
+                return .value(["wokeAt": wokeAt])
+            case "asyncAfter":
+                let deadline = DispatchTime.now() + .milliseconds(1500)
+                burnRealTime()
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.main.asyncAfter(deadline: deadline) { done.resume() }
+                }
+                return .value(["wokeAt": wokeAt])
+            case "elapsed":
+                let (continuous, suspending, dispatch) = (ContinuousClock.now, SuspendingClock.now, DispatchTime.now())
+                try? await context.clock.sleep(for: .seconds(90))
+                let dispatchNanoseconds = DispatchTime.now().uptimeNanoseconds - dispatch.uptimeNanoseconds
+                return .value([
+                    "continuous": .string("\(continuous.duration(to: .now))"), "suspending": .string("\(suspending.duration(to: .now))"),
+                    "dispatch": .number(Double(dispatchNanoseconds) / 1e9),
+                ])
+            default:
+                return .error(["code": "unknownAction"])
+            }
+        }
+
+        func snapshot() async -> JSONValue { .object([:]) }
+        func alerts() async -> [JSONValue] { [] }
+        func timeline() async -> [JSONValue] { [] }
+    }
+
+    private func run(_ action: String, expect: JSONValue) async -> ScenarioResult {
+        let scenario = Build.scenario(steps: [Build.step(.perform(Build.call(action), parallel: 1, expect: .value(expect)))])
+        return await ScenarioRunner(driver: ClockDriver()).run(scenario)
+    }
+
+    #if os(Linux)
+        @Test(arguments: ["taskSleep", "suspendingSleep", "asyncAfter"])
+        func aDeadlineReadBeforeASlowStretchIsExact(action: String) async {
+            #expect(DispatchCapture.hasVirtualClocks)
+            let result = await run(action, expect: ["wokeAt": 1.5])
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
+
+        @Test func elapsedTimeIsVirtualTime() async {
+            let result = await run("elapsed", expect: ["continuous": "90.0 seconds", "suspending": "90.0 seconds", "dispatch": 90])
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
+
+        /// Off the runner thread, and on it once the scenario is over, the clocks are real.
+        @Test func otherThreadsKeepTheRealClocks() async throws {
+            _ = await run("elapsed", expect: ["continuous": "90.0 seconds", "suspending": "90.0 seconds", "dispatch": 90])
+            // A real sleep takes at least its time on a real clock; a virtual one would say zero.
+            let onAThread: Duration = await withCheckedContinuation { done in
+                Thread {
+                    let start = ContinuousClock.now
+                    Thread.sleep(forTimeInterval: 0.01)
+                    done.resume(returning: start.duration(to: .now))
+                }.start()
+            }
+            #expect(onAThread >= .milliseconds(10))
+        }
+    #endif
+}
