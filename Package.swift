@@ -52,9 +52,11 @@ let package = Package(
         ),
         // SessionKit: the app whose own URLSession is recorded and replayed by the built `scenario`.
         .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
-        .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "ScenarioKit"]),
-        .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit"]),
-        .testTarget(name: "TwoSessionAppTests", dependencies: ["TwoSessionAppDriver", "ScenarioKit"]),
+        // What the example stacks' test targets check the same way.
+        .target(name: "ExampleStackChecks", dependencies: ["ScenarioKit"], path: "Tests/ExampleStackChecks"),
+        .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "ScenarioKit", "ExampleStackChecks"]),
+        .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit", "ExampleStackChecks"]),
+        .testTarget(name: "TwoSessionAppTests", dependencies: ["TwoSessionAppDriver", "ScenarioKit", "ExampleStackChecks"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import DispatchAppDriver
+import ExampleStackChecks
 import Foundation
 import ScenarioKit
 import Testing
@@ -7,21 +8,6 @@ import Testing
 /// something the app does not do, and the run must report that expectation as failed on both
 /// routes (not merely fail for some other reason).
 @Suite struct DispatchAppBrokenVariantTests {
-    /// Loads a Dispatch app scenario, lets `change` edit its JSON, and runs the result on `route`.
-    static func runVariant(
-        _ id: String, route: RunOptions.Route, change: (inout [String: Any]) throws -> Void
-    ) async throws -> ScenarioResult {
-        let file = try #require(DispatchAppScenarioTests.corpus.first { $0.id == id })
-        let original = try Data(contentsOf: URL(fileURLWithPath: file.path))
-        var document = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
-        try change(&document)
-        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
-        let driver = DispatchAppScenarioTests.driver
-        let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(data: data, file: file.path, id: id)
-            .get()
-        return await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
-    }
-
     static let routes = RunOptions.Route.allCases
 
     static func expectation(_ document: [String: Any]) throws -> [String: Any] {
@@ -37,7 +23,8 @@ import Testing
 
     @Test(arguments: routes)
     func expectingTwoBlockedAlertsFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("blocked-user/concurrent-403s-one-logout-one-alert", route: route) { document in
+        let result = try await DispatchAppScenarioTests.corpus.runVariant("blocked-user/concurrent-403s-one-logout-one-alert", route: route)
+        { document in
             var expect = try Self.expectation(document)
             let alerts = try #require(expect["alerts"] as? [Any])
             try #require(alerts.count == 1)
@@ -49,7 +36,8 @@ import Testing
 
     @Test(arguments: routes)
     func expectingTwoRefreshesFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("token-refresh/expired-token-one-shared-refresh", route: route) { document in
+        let result = try await DispatchAppScenarioTests.corpus.runVariant("token-refresh/expired-token-one-shared-refresh", route: route) {
+            document in
             var expect = try Self.expectation(document)
             var requests = try #require(expect["requests"] as? [String: Any])
             var counts = try #require(requests["counts"] as? [String: Any])
@@ -64,7 +52,9 @@ import Testing
 
     @Test(arguments: routes)
     func expectingAShorterBackoffFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("rate-limit/429-retry-after-delta-seconds-then-success", route: route) { document in
+        let result = try await DispatchAppScenarioTests.corpus.runVariant(
+            "rate-limit/429-retry-after-delta-seconds-then-success", route: route
+        ) { document in
             var steps = try #require(document["steps"] as? [[String: Any]])
             var outcome = try #require(steps[0]["expect"] as? [String: Any])
             var value = try #require(outcome["value"] as? [String: Any])
@@ -80,7 +70,8 @@ import Testing
 
     @Test(arguments: routes)
     func expectingNoAlertForAnHourLongRetryAfterFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("rate-limit/429-one-hour-retry-after-is-surfaced", route: route) { document in
+        let result = try await DispatchAppScenarioTests.corpus.runVariant("rate-limit/429-one-hour-retry-after-is-surfaced", route: route) {
+            document in
             var expect = try Self.expectation(document)
             try #require((expect["alerts"] as? [Any])?.count == 1)
             expect["alerts"] = [Any]()
@@ -91,7 +82,7 @@ import Testing
 
     @Test(arguments: routes)
     func expectingTheDashboardForAnInactiveUserFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("startup/inactive-user-at-startup", route: route) { document in
+        let result = try await DispatchAppScenarioTests.corpus.runVariant("startup/inactive-user-at-startup", route: route) { document in
             var expect = try Self.expectation(document)
             var state = try #require(expect["state"] as? [String: Any])
             try #require(state["screen"] as? String == "login")

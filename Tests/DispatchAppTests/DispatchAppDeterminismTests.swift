@@ -1,4 +1,4 @@
-import DispatchAppDriver
+import ExampleStackChecks
 import Foundation
 import ScenarioKit
 import Testing
@@ -10,39 +10,19 @@ import Testing
     /// Runs per scenario and route: 100, or `DISPATCH_APP_DETERMINISM_RUNS` (at least 2).
     static let runs = ProcessInfo.processInfo.environment["DISPATCH_APP_DETERMINISM_RUNS"].flatMap { Int($0) }.map { max(2, $0) } ?? 100
 
-    @Test("repeated direct runs give one outcome", arguments: DispatchAppScenarioTests.corpus.map(\.id))
+    @Test("repeated direct runs give one outcome", arguments: DispatchAppScenarioTests.corpus.ids)
     func direct(id: String) async throws {
-        try await Self.check(id, route: .direct, runs: Self.runs)
+        try await Self.check(id, route: .direct)
     }
 
-    @Test("repeated URLSession runs give one outcome", arguments: DispatchAppScenarioTests.corpus.map(\.id))
+    @Test("repeated URLSession runs give one outcome", arguments: DispatchAppScenarioTests.corpus.ids)
     func throughURLSession(id: String) async throws {
-        try await Self.check(id, route: .urlSession, runs: Self.runs)
+        try await Self.check(id, route: .urlSession)
     }
 
-    static func check(_ id: String, route: RunOptions.Route, runs: Int) async throws {
-        let scenario = try DispatchAppScenarioTests.load(id)
-        let runner = ScenarioRunner(driver: DispatchAppScenarioTests.driver, options: RunOptions(route: route))
-        let first = await runner.run(scenario)
+    static func check(_ id: String, route: RunOptions.Route) async throws {
+        let (first, differing) = try await DispatchAppScenarioTests.corpus.repeated(id, route: route, runs: runs)
         #expect(first.status == .passed, "\(first.explanation)")
-        // A failing first run already says why; repeating it would only multiply the wait.
-        guard first.status == .passed else { return }
-        let reference = fingerprint(first)
-        var differing = 0
-        for _ in 1..<runs where fingerprint(await runner.run(scenario)) != reference {
-            differing += 1
-        }
         #expect(differing == 0, "\(differing) of \(runs - 1) repeated runs differed from the first")
-    }
-
-    /// The transcript plus every assertion's observed value (state, alerts, timeline, outcomes).
-    static func fingerprint(_ result: ScenarioResult) -> String {
-        var lines = [result.status.rawValue, "\(result.virtualTime)", result.errorMessage ?? ""] + result.transcript
-        for step in result.steps {
-            for assertion in step.assertions {
-                lines.append("\(step.label) \(assertion.label) \(assertion.passed) \(assertion.actual ?? "-")")
-            }
-        }
-        return lines.joined(separator: "\n")
     }
 }

@@ -1,44 +1,30 @@
 import DispatchAppDriver
-import Foundation
+import ExampleStackChecks
 import ScenarioKit
 import Testing
 
 /// Every scenario under `Examples/DispatchApp/Scenarios/` passes on both routes.
 @Suite struct DispatchAppScenarioTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Examples/DispatchApp/Scenarios").path
-
-    static let corpus: [DiscoveredScenario] = (try? ScenarioDiscovery.find([root])) ?? []
-    static let driver = DispatchAppDriver()
-
-    static func load(_ id: String) throws -> Scenario {
-        let file = try #require(corpus.first { $0.id == id })
-        return try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: file.path, id: file.id).get()
-    }
+    static let corpus = ExampleCorpus("Examples/DispatchApp/Scenarios", driver: DispatchAppDriver())
 
     @Test func theDispatchCorpusIsThere() {
-        #expect(Self.corpus.count >= 12, "Examples/DispatchApp/Scenarios holds \(Self.corpus.count) scenarios")
+        #expect(Self.corpus.scenarios.count >= 12, "\(Self.corpus.folder) holds \(Self.corpus.scenarios.count) scenarios")
     }
 
-    @Test("every Dispatch app scenario loads", arguments: corpus.map(\.id))
+    @Test("every Dispatch app scenario loads", arguments: corpus.ids)
     func loads(id: String) throws {
-        _ = try Self.load(id)
+        _ = try Self.corpus.load(id)
     }
 
-    @Test("Dispatch app scenario passes (direct)", arguments: corpus.map(\.id))
+    @Test("Dispatch app scenario passes (direct)", arguments: corpus.ids)
     func direct(id: String) async throws {
-        try await Self.expectPass(id, route: .direct)
+        let result = try await Self.corpus.run(id, route: .direct)
+        #expect(result.status == .passed, "\(result.explanation)")
     }
 
-    @Test("Dispatch app scenario passes (URLSession)", arguments: corpus.map(\.id))
+    @Test("Dispatch app scenario passes (URLSession)", arguments: corpus.ids)
     func throughURLSession(id: String) async throws {
-        try await Self.expectPass(id, route: .urlSession)
-    }
-
-    static func expectPass(_ id: String, route: RunOptions.Route) async throws {
-        let scenario = try load(id)
-        let result = await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
+        let result = try await Self.corpus.run(id, route: .urlSession)
         #expect(result.status == .passed, "\(result.explanation)")
     }
 }

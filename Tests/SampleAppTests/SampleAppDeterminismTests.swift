@@ -1,42 +1,26 @@
+import ExampleStackChecks
 import Foundation
-import SampleAppDriver
 import ScenarioKit
 import Testing
 
 /// A hundred runs of a sample scenario give one transcript, one final state, one alert list and
 /// one timeline, byte for byte, on both routes.
 @Suite struct SampleAppDeterminismTests {
-    @Test("100 direct runs give one outcome", arguments: SampleAppScenarioTests.corpus.map(\.id))
+    static let runs = 100
+
+    @Test("100 direct runs give one outcome", arguments: SampleAppScenarioTests.corpus.ids)
     func direct(id: String) async throws {
-        try await Self.check(id, route: .direct, runs: 100)
+        try await Self.check(id, route: .direct)
     }
 
-    @Test("100 URLSession runs give one outcome", arguments: SampleAppScenarioTests.corpus.map(\.id))
+    @Test("100 URLSession runs give one outcome", arguments: SampleAppScenarioTests.corpus.ids)
     func throughURLSession(id: String) async throws {
-        try await Self.check(id, route: .urlSession, runs: 100)
+        try await Self.check(id, route: .urlSession)
     }
 
-    static func check(_ id: String, route: RunOptions.Route, runs: Int) async throws {
-        let scenario = try SampleAppScenarioTests.load(id)
-        let runner = ScenarioRunner(driver: SampleAppScenarioTests.driver, options: RunOptions(route: route))
-        let first = await runner.run(scenario)
+    static func check(_ id: String, route: RunOptions.Route) async throws {
+        let (first, differing) = try await SampleAppScenarioTests.corpus.repeated(id, route: route, runs: runs)
         #expect(first.status == .passed, "\(first.explanation)")
-        let reference = fingerprint(first)
-        var differing = 0
-        for _ in 1..<runs where fingerprint(await runner.run(scenario)) != reference {
-            differing += 1
-        }
         #expect(differing == 0, "\(differing) of \(runs - 1) repeated runs differed from the first")
-    }
-
-    /// The transcript plus every assertion's observed value (state, alerts, timeline, outcomes).
-    static func fingerprint(_ result: ScenarioResult) -> String {
-        var lines = [result.status.rawValue, "\(result.virtualTime)", result.errorMessage ?? ""] + result.transcript
-        for step in result.steps {
-            for assertion in step.assertions {
-                lines.append("\(step.label) \(assertion.label) \(assertion.passed) \(assertion.actual ?? "-")")
-            }
-        }
-        return lines.joined(separator: "\n")
     }
 }

@@ -1,26 +1,20 @@
-import Foundation
-import SampleAppDriver
+import ExampleStackChecks
 import ScenarioKit
 import Testing
 
 /// Every SampleApp scenario passes under 100 explored schedules (jobs, Dispatch blocks and answers
 /// in flight together reordered): three seeds on the direct route, one through URLSession.
 @Suite struct SampleAppExplorationTests {
-    @Test("100 schedules of three seeds pass (direct)", arguments: SampleAppScenarioTests.corpus.map(\.id))
+    @Test("100 schedules of three seeds pass (direct)", arguments: SampleAppScenarioTests.corpus.ids)
     func direct(id: String) async throws {
-        try await Self.explore(id, route: .direct, seeds: [1, 2, 20261123])
+        for result in try await SampleAppScenarioTests.corpus.explored(id, route: .direct, seeds: [1, 2, 20261123]) {
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
     }
 
-    @Test("100 schedules pass (URLSession)", arguments: SampleAppScenarioTests.corpus.map(\.id))
+    @Test("100 schedules pass (URLSession)", arguments: SampleAppScenarioTests.corpus.ids)
     func throughURLSession(id: String) async throws {
-        try await Self.explore(id, route: .urlSession, seeds: [1])
-    }
-
-    static func explore(_ id: String, route: RunOptions.Route, seeds: [UInt64]) async throws {
-        let scenario = try SampleAppScenarioTests.load(id)
-        let runner = ScenarioRunner(driver: SampleAppScenarioTests.driver, options: RunOptions(route: route))
-        for seed in seeds {
-            let result = await runner.run(scenario, exploring: .schedules(count: 100, seed: seed))
+        for result in try await SampleAppScenarioTests.corpus.explored(id, route: .urlSession, seeds: [1]) {
             #expect(result.status == .passed, "\(result.explanation)")
         }
     }

@@ -1,3 +1,4 @@
+import ExampleStackChecks
 import Foundation
 import ScenarioKit
 import Testing
@@ -6,21 +7,6 @@ import TwoSessionAppDriver
 /// The two-session scenarios can fail: each test changes one expectation of a passing scenario
 /// to something the app does not do, and the run must report it as failed on both routes.
 @Suite struct TwoSessionAppBrokenVariantTests {
-    /// Loads a scenario, lets `change` edit its `expect` (or whole document), and runs the result on `route`.
-    static func runVariant(
-        _ id: String, route: RunOptions.Route, change: (inout [String: Any]) throws -> Void
-    ) async throws -> ScenarioResult {
-        let file = try #require(TwoSessionAppScenarioTests.corpus.first { $0.id == id })
-        let original = try Data(contentsOf: URL(fileURLWithPath: file.path))
-        var document = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
-        try change(&document)
-        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
-        let driver = TwoSessionAppScenarioTests.driver
-        let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(data: data, file: file.path, id: id)
-            .get()
-        return await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
-    }
-
     static let routes = RunOptions.Route.allCases
 
     /// Edits `document["expect"]`.
@@ -43,7 +29,9 @@ import TwoSessionAppDriver
 
     @Test(arguments: routes)
     func expectingTwoBlockedAlertsFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("blocked-user/concurrent-403s-one-logout-one-alert", route: route) { document in
+        let result = try await TwoSessionAppScenarioTests.corpus.runVariant(
+            "blocked-user/concurrent-403s-one-logout-one-alert", route: route
+        ) { document in
             try Self.editExpect(&document) { expect in
                 let alerts = try #require(expect["alerts"] as? [Any])
                 try #require(alerts.count == 1)
@@ -56,7 +44,9 @@ import TwoSessionAppDriver
 
     @Test(arguments: routes)
     func expectingTwoServerLogoutsFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("blocked-user/concurrent-403s-one-logout-one-alert", route: route) { document in
+        let result = try await TwoSessionAppScenarioTests.corpus.runVariant(
+            "blocked-user/concurrent-403s-one-logout-one-alert", route: route
+        ) { document in
             try Self.editCounts(&document) { counts in
                 try #require(counts["logout"] as? Int == 1)
                 counts["logout"] = 2
@@ -67,7 +57,8 @@ import TwoSessionAppDriver
 
     @Test(arguments: routes)
     func expectingTwoRefreshesFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("token-refresh/concurrent-401s-one-refresh", route: route) { document in
+        let result = try await TwoSessionAppScenarioTests.corpus.runVariant("token-refresh/concurrent-401s-one-refresh", route: route) {
+            document in
             try Self.editCounts(&document) { counts in
                 try #require(counts["refresh"] as? Int == 1)
                 counts["refresh"] = 2
@@ -78,7 +69,9 @@ import TwoSessionAppDriver
 
     @Test(arguments: routes)
     func expectingTheLateRetryWithTheOldTokenFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("token-refresh/late-401-after-refresh-reuses-the-new-token", route: route) { document in
+        let result = try await TwoSessionAppScenarioTests.corpus.runVariant(
+            "token-refresh/late-401-after-refresh-reuses-the-new-token", route: route
+        ) { document in
             try Self.editExpect(&document) { expect in
                 var requests = try #require(expect["requests"] as? [String: Any])
                 var log = try #require(requests["log"] as? [[String: Any]])
@@ -94,7 +87,8 @@ import TwoSessionAppDriver
 
     @Test(arguments: routes)
     func expectingAShorterBackoffFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("rate-limit/429-retry-after-then-success", route: route) { document in
+        let result = try await TwoSessionAppScenarioTests.corpus.runVariant("rate-limit/429-retry-after-then-success", route: route) {
+            document in
             var steps = try #require(document["steps"] as? [[String: Any]])
             var outcome = try #require(steps[0]["expect"] as? [String: Any])
             var value = try #require(outcome["value"] as? [String: Any])
@@ -109,7 +103,8 @@ import TwoSessionAppDriver
 
     @Test(arguments: routes)
     func expectingNoAlertForAnHourLongWaitFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("rate-limit/429-one-hour-retry-after-is-an-alert", route: route) { document in
+        let result = try await TwoSessionAppScenarioTests.corpus.runVariant("rate-limit/429-one-hour-retry-after-is-an-alert", route: route)
+        { document in
             try Self.editExpect(&document) { expect in expect["alerts"] = [Any]() }
         }
         #expect(result.status == .failed)
@@ -118,7 +113,8 @@ import TwoSessionAppDriver
 
     @Test(arguments: routes)
     func expectingTheDashboardForAnInactiveAccountFails(route: RunOptions.Route) async throws {
-        let result = try await Self.runVariant("startup/inactive-account-at-startup", route: route) { document in
+        let result = try await TwoSessionAppScenarioTests.corpus.runVariant("startup/inactive-account-at-startup", route: route) {
+            document in
             try Self.editExpect(&document) { expect in
                 var state = try #require(expect["state"] as? [String: Any])
                 try #require(state["screen"] as? String == "login")

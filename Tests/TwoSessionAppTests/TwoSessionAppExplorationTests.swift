@@ -1,26 +1,20 @@
-import Foundation
+import ExampleStackChecks
 import ScenarioKit
 import Testing
-import TwoSessionAppDriver
 
 /// Every TwoSessionApp scenario passes under 100 explored schedules (jobs, Dispatch blocks and answers
 /// in flight together reordered): three seeds on the direct route, one through URLSession.
 @Suite struct TwoSessionAppExplorationTests {
-    @Test("100 schedules of three seeds pass (direct)", arguments: TwoSessionAppScenarioTests.corpus.map(\.id))
+    @Test("100 schedules of three seeds pass (direct)", arguments: TwoSessionAppScenarioTests.corpus.ids)
     func direct(id: String) async throws {
-        try await Self.explore(id, route: .direct, seeds: [1, 2, 20261123])
+        for result in try await TwoSessionAppScenarioTests.corpus.explored(id, route: .direct, seeds: [1, 2, 20261123]) {
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
     }
 
-    @Test("100 schedules pass (URLSession)", arguments: TwoSessionAppScenarioTests.corpus.map(\.id))
+    @Test("100 schedules pass (URLSession)", arguments: TwoSessionAppScenarioTests.corpus.ids)
     func throughURLSession(id: String) async throws {
-        try await Self.explore(id, route: .urlSession, seeds: [1])
-    }
-
-    static func explore(_ id: String, route: RunOptions.Route, seeds: [UInt64]) async throws {
-        let scenario = try TwoSessionAppScenarioTests.load(id)
-        let runner = ScenarioRunner(driver: TwoSessionAppScenarioTests.driver, options: RunOptions(route: route))
-        for seed in seeds {
-            let result = await runner.run(scenario, exploring: .schedules(count: 100, seed: seed))
+        for result in try await TwoSessionAppScenarioTests.corpus.explored(id, route: .urlSession, seeds: [1]) {
             #expect(result.status == .passed, "\(result.explanation)")
         }
     }

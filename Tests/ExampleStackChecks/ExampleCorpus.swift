@@ -1,0 +1,104 @@
+import Foundation
+import ScenarioKit
+
+/// An example stack's scenario folder and its driver: what each example's test target checks the
+/// same way (every scenario passes on both routes, repeated runs give one outcome, explored
+/// schedules pass, and a scenario changed to expect what the app does not do fails). The checks
+/// return what they saw; the test says what it expects of it.
+public struct ExampleCorpus: Sendable {
+    /// Why a scenario could not be had.
+    public struct Missing: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The stack's driver.
+    public let driver: any ScenarioDriver
+    /// The scenario folder, relative to the package root (for messages).
+    public let folder: String
+    /// Every scenario file in it, in path order.
+    public let scenarios: [DiscoveredScenario]
+
+    /// The scenario ids, for a parameterized test's arguments.
+    public var ids: [String] { scenarios.map(\.id) }
+
+    /// The scenarios in `folder` (relative to the package root) for `driver`.
+    public init(_ folder: String, driver: any ScenarioDriver) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        self.driver = driver
+        self.folder = folder
+        self.scenarios = (try? ScenarioDiscovery.find([root.appendingPathComponent(folder).path])) ?? []
+    }
+
+    /// The scenario file with this id.
+    public func file(_ id: String) throws -> DiscoveredScenario {
+        guard let file = scenarios.first(where: { $0.id == id }) else { throw Missing(description: "no scenario \(id) in \(folder)") }
+        return file
+    }
+
+    /// Loads a scenario; a file that does not load throws every problem found.
+    public func load(_ id: String) throws -> Scenario {
+        let file = try file(id)
+        return try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: file.path, id: file.id).get()
+    }
+
+    /// Runs a scenario once.
+    public func run(_ id: String, route: RunOptions.Route) async throws -> ScenarioResult {
+        await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(try load(id))
+    }
+
+    /// Runs a scenario `runs` times: the first result, and how many of the others differed from
+    /// it (``fingerprint(_:)``). A first run that fails is returned alone: repeating it would only
+    /// multiply the wait.
+    public func repeated(_ id: String, route: RunOptions.Route, runs: Int) async throws -> (first: ScenarioResult, differing: Int) {
+        let scenario = try load(id)
+        let runner = ScenarioRunner(driver: driver, options: RunOptions(route: route))
+        let first = await runner.run(scenario)
+        guard first.status == .passed else { return (first, 0) }
+        let reference = Self.fingerprint(first)
+        var differing = 0
+        for _ in 1..<max(1, runs) where Self.fingerprint(await runner.run(scenario)) != reference {
+            differing += 1
+        }
+        return (first, differing)
+    }
+
+    /// Runs a scenario under 100 explored schedules of each seed; one result per seed (the first
+    /// failure of that seed, with what replays it, or the passing run).
+    public func explored(_ id: String, route: RunOptions.Route, seeds: [UInt64]) async throws -> [ScenarioResult] {
+        let scenario = try load(id)
+        let runner = ScenarioRunner(driver: driver, options: RunOptions(route: route))
+        var results: [ScenarioResult] = []
+        for seed in seeds {
+            results.append(await runner.run(scenario, exploring: .schedules(count: 100, seed: seed)))
+        }
+        return results
+    }
+
+    /// Loads a scenario, lets `change` edit its JSON document, and runs the result on `route`.
+    public func runVariant(_ id: String, route: RunOptions.Route, change: (inout [String: Any]) throws -> Void) async throws
+        -> ScenarioResult
+    {
+        let file = try file(id)
+        let original = try Data(contentsOf: URL(fileURLWithPath: file.path))
+        guard var document = try JSONSerialization.jsonObject(with: original) as? [String: Any] else {
+            throw Missing(description: "\(file.path) is not a JSON object")
+        }
+        try change(&document)
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+        let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(data: data, file: file.path, id: id)
+            .get()
+        return await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
+    }
+
+    /// The transcript plus every assertion's observed value (state, alerts, timeline, outcomes):
+    /// what must be the same on every run.
+    public static func fingerprint(_ result: ScenarioResult) -> String {
+        var lines = [result.status.rawValue, "\(result.virtualTime)", result.errorMessage ?? ""] + result.transcript
+        for step in result.steps {
+            for assertion in step.assertions {
+                lines.append("\(step.label) \(assertion.label) \(assertion.passed) \(assertion.actual ?? "-")")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
