@@ -8,6 +8,7 @@ import ScenarioKit
 public struct ExampleCorpus: Sendable {
     /// Why a scenario could not be had.
     public struct Missing: Error, CustomStringConvertible {
+        /// What is missing, and where it was looked for.
         public let description: String
     }
 
