@@ -26,8 +26,10 @@ public enum InvariantChecker {
                 respectsRetryAfter(events, record.clockStart, requests, statuses, fail)
             case .reportsRetryAfter(let statuses, let field):
                 reportsRetryAfter(record, events, statuses, field, fail)
-            case .alertAtMost(let alert, let max, let starts, let cause, let required):
-                alertAtMost(record, events, alert, max, starts, cause, required, fail)
+            case .alertAtMost(let alert, let max, let sessions, let cause, let required):
+                alertAtMost(record, events, alert, max, sessions, cause, required, fail)
+            case .repeatsWithinSession(let requests, let after, let sessions):
+                repeatsWithinSession(record, events, requests, after, sessions, fail)
             case .timeline(let initial, let transitions):
                 timeline(record.timeline, initial, transitions, fail)
             }
