@@ -230,6 +230,32 @@ import Testing
         #expect(InvariantChecker.check(byPeriod, late.record).isEmpty)
     }
 
+    @Test func aTokenARefreshHandsOutLateStaysWithTheSessionThatAskedForIt() {
+        let blocked: JSONValue = ["title": "Account Blocked"]
+        let rule = invariant(
+            .alertAtMost(
+                alert: blocked, max: 1, sessions: sessions, cause: AnswerMatcher(status: StatusSet(statuses: [403])), required: false))
+        var run = Builder()
+        let feed = run.send(.get, "/feed", bearer: "acc-1")
+        run.answer(feed, 401)
+        let renew = run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
+        let login = run.send(.post, "/auth/login")
+        run.answer(login, 200, json: ["data": ["access_token": "acc-2"]])
+        run.answer(renew, 200, json: ["data": ["access_token": "acc-1b"]])
+        // The old session's refreshed token, used after the new sign-in: its 403 is the old session's.
+        let stale = run.send(.get, "/inbox", bearer: "acc-1b")
+        run.answer(stale, 403)
+        run.record.alerts = [blocked]
+        #expect(InvariantChecker.check(rule, run.record).map(\.requests) == [[4, 3]])
+        var own = Builder()
+        let signIn = own.send(.post, "/auth/login")
+        own.answer(signIn, 200, json: ["data": ["access_token": "acc-2"]])
+        let inbox = own.send(.get, "/inbox", bearer: "acc-2")
+        own.answer(inbox, 403)
+        own.record.alerts = [blocked]
+        #expect(InvariantChecker.check(rule, own.record).isEmpty)
+    }
+
     @Test func repeatsWithinSessionCatchesARequestOfAnEndedSessionRepeatedWithTheNewToken() {
         let rule = invariant(.repeatsWithinSession(requests: nil, after: StatusSet(statuses: [401]), sessions: sessions))
         var run = Builder()
