@@ -160,7 +160,7 @@ import Testing
         let cause = AnswerMatcher(status: StatusSet(statuses: [403]), notJSON: [["error_code": "USER_INACTIVE"]])
         let login = RequestMatcher(method: .post, path: .exact("/auth/login"))
         let blocked: JSONValue = ["title": "Account Blocked"]
-        let rule = invariant(.alertAtMost(alert: blocked, max: 1, sessionStartsWith: [login], cause: cause, required: true))
+        let rule = invariant(.alertAtMost(alert: blocked, max: 1, sessions: SessionSpec(startWith: [login]), cause: cause, required: true))
         var run = Builder()
         let feed = run.send(.get, "/feed")
         run.answer(feed, 403)
@@ -182,6 +182,130 @@ import Testing
         inactive.answer(me, 403, json: ["error_code": "USER_INACTIVE"])
         inactive.record.alerts = [blocked]
         #expect(InvariantChecker.check(rule, inactive.record).count == 1)
+    }
+
+    /// Sign-ins begin sessions; the bearer token, handed out by sign-ins and refreshes, ties a request to its session.
+    private let sessions = SessionSpec(
+        startWith: [RequestMatcher(method: .post, path: .exact("/auth/login"))], credentials: [.header("Authorization", scheme: "Bearer")],
+        issued: ["data.access_token"])
+
+    @Test func alertAtMostMakesNothingDueForALateAnswerOfAnEndedSession() {
+        let blocked: JSONValue = ["title": "Account Blocked"]
+        let rule = invariant(
+            .alertAtMost(
+                alert: blocked, max: 1, sessions: sessions, cause: AnswerMatcher(status: StatusSet(statuses: [403])), required: true))
+        var run = Builder()
+        let straggler = run.send(.get, "/users/related", bearer: "acc-1")
+        let feed = run.send(.get, "/feed", bearer: "acc-1")
+        run.answer(feed, 403)
+        let login = run.send(.post, "/auth/login")
+        run.answer(login, 200, json: ["data": ["access_token": "acc-2"]])
+        run.answer(straggler, 403)
+        run.record.alerts = [blocked]
+        #expect(InvariantChecker.check(rule, run.record).isEmpty)
+        // The late 403 handled again in the new session: a second alert, which nothing made due.
+        run.record.alerts = [blocked, blocked]
+        let found = InvariantChecker.check(rule, run.record)
+        #expect(found.map(\.requests) == [[2, 1, 3]])
+        #expect(
+            found.first?.message.contains("the 403 to #1, a request of the first session, came when the session the answer to #3 began")
+                == true)
+
+        // Sent after the sign-in with the old token, a request still belongs to the old session.
+        var late = Builder()
+        let first = late.send(.get, "/feed", bearer: "acc-1")
+        late.answer(first, 403)
+        let signIn = late.send(.post, "/auth/login")
+        late.answer(signIn, 200, json: ["data": ["access_token": "acc-2"]])
+        let old = late.send(.get, "/inbox", bearer: "acc-1")
+        late.answer(old, 403)
+        late.record.alerts = [blocked, blocked]
+        #expect(InvariantChecker.check(rule, late.record).count == 1)
+        // Without credentials the request is taken for one of the session under way, which may alert.
+        let byPeriod = invariant(
+            .alertAtMost(
+                alert: blocked, max: 1, sessions: SessionSpec(startWith: sessions.startWith),
+                cause: AnswerMatcher(status: StatusSet(statuses: [403])),
+                required: false))
+        #expect(InvariantChecker.check(byPeriod, late.record).isEmpty)
+    }
+
+    @Test func aTokenARefreshHandsOutLateStaysWithTheSessionThatAskedForIt() {
+        let blocked: JSONValue = ["title": "Account Blocked"]
+        let rule = invariant(
+            .alertAtMost(
+                alert: blocked, max: 1, sessions: sessions, cause: AnswerMatcher(status: StatusSet(statuses: [403])), required: false))
+        var run = Builder()
+        let feed = run.send(.get, "/feed", bearer: "acc-1")
+        run.answer(feed, 401)
+        let renew = run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
+        let login = run.send(.post, "/auth/login")
+        run.answer(login, 200, json: ["data": ["access_token": "acc-2"]])
+        run.answer(renew, 200, json: ["data": ["access_token": "acc-1b"]])
+        // The old session's refreshed token, used after the new sign-in: its 403 is the old session's.
+        let stale = run.send(.get, "/inbox", bearer: "acc-1b")
+        run.answer(stale, 403)
+        run.record.alerts = [blocked]
+        #expect(InvariantChecker.check(rule, run.record).map(\.requests) == [[4, 3]])
+        var own = Builder()
+        let signIn = own.send(.post, "/auth/login")
+        own.answer(signIn, 200, json: ["data": ["access_token": "acc-2"]])
+        let inbox = own.send(.get, "/inbox", bearer: "acc-2")
+        own.answer(inbox, 403)
+        own.record.alerts = [blocked]
+        #expect(InvariantChecker.check(rule, own.record).isEmpty)
+    }
+
+    @Test func repeatsWithinSessionCatchesARequestOfAnEndedSessionRepeatedWithTheNewToken() {
+        let rule = invariant(.repeatsWithinSession(requests: nil, after: StatusSet(statuses: [401]), sessions: sessions))
+        var run = Builder()
+        let feed = run.send(.get, "/feed", bearer: "acc-1")
+        let logout = run.send(.post, "/auth/logout", bearer: "acc-1")
+        run.answer(logout, 204)
+        let login = run.send(.post, "/auth/login")
+        run.answer(login, 200, json: ["data": ["access_token": "acc-2"]])
+        run.answer(feed, 401)
+        var clean = run
+        // The caller of #1 still waits while its request is sent again with the new session's token.
+        let again = run.send(.get, "/feed", bearer: "acc-2")
+        run.answer(again, 200)
+        run.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: run.order, result: .value(.null))]
+        let found = InvariantChecker.check(rule, run.record)
+        #expect(found.map(\.requests) == [[1, 4, 3]])
+        #expect(
+            found.first?.message.contains(
+                "with a credential of the session the answer to #3 began, but #1 is a request of the first session") == true)
+
+        // Repeated with the old token after the new session began: still a repeat of an ended session.
+        var old = clean
+        old.send(.get, "/feed", bearer: "acc-1")
+        old.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: nil, result: nil)]
+        #expect(InvariantChecker.check(rule, old.record).first?.message.contains("after its session ended") == true)
+
+        // The caller got its error when the 401 came; the new session's own feed is a new call.
+        clean.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: clean.order, result: .error(["code": "sessionExpired"]))]
+        clean.send(.get, "/feed", bearer: "acc-2")
+        clean.record.actions.append(RunRecord.Action(name: "feed", began: clean.order - 1, ended: nil, result: nil))
+        #expect(InvariantChecker.check(rule, clean.record).isEmpty)
+    }
+
+    @Test func repeatsWithinSessionLetsARefreshedRepeatOfTheSameSessionPass() {
+        let rule = invariant(.repeatsWithinSession(requests: nil, after: StatusSet(statuses: [401]), sessions: sessions))
+        var run = Builder()
+        let feed = run.send(.get, "/feed", bearer: "acc-1")
+        run.answer(feed, 401)
+        let renew = run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
+        run.answer(renew, 200, json: ["data": ["access_token": "acc-1b"]])
+        var crossed = run
+        run.send(.get, "/feed", bearer: "acc-1b")
+        run.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: nil, result: nil)]
+        #expect(InvariantChecker.check(rule, run.record).isEmpty)
+        // The same repeat with a token another session's sign-in handed out is not.
+        let login = crossed.send(.post, "/auth/login")
+        crossed.answer(login, 200, json: ["data": ["access_token": "acc-2"]])
+        crossed.send(.get, "/feed", bearer: "acc-2")
+        crossed.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: nil, result: nil)]
+        #expect(InvariantChecker.check(rule, crossed.record).map(\.requests) == [[1, 4, 3]])
     }
 
     @Test func timelineMovesOnlyAlongTransitions() {
@@ -231,6 +355,33 @@ import Testing
             return
         }
         #expect(failure.issues.contains { $0.message.contains("exactly one of 'header', 'json', 'form' or 'query'") })
+    }
+
+    @Test func sessionsLoadStrictly() {
+        func issues(_ sessions: String, check: String = "repeatsWithinSession") -> [LoadIssue] {
+            let text = #"{"invariants": [{"id": "x", "description": "d", "check": "\#(check)"\#(sessions)}]}"#
+            guard case .failure(let failure) = InvariantFiles.load(data: Data(text.utf8), file: "i.json") else { return [] }
+            return failure.issues
+        }
+        #expect(issues(#", "sessions": {"startWith": {"path": "/auth/login"}}"#).isEmpty)
+        #expect(issues("").contains { $0.message.contains("missing required key 'sessions'") })
+        #expect(issues(#", "sessions": {"startwith": {"path": "/auth/login"}}"#).contains { $0.hint == "did you mean 'startWith'?" })
+        let noCredential = issues(#", "sessions": {"startWith": {"path": "/auth/login"}, "issued": "data.access_token"}"#)
+        #expect(
+            noCredential.contains {
+                $0.message.contains("'issued' needs 'credential'") && $0.location.path == "$.invariants[0].sessions.issued"
+            })
+        #expect(
+            issues(#", "sessions": {"startWith": [], "credential": {"header": "Authorization"}}"#).contains {
+                $0.message.contains("'startWith' needs at least one request")
+            })
+        #expect(
+            issues(#", "sessions": {"startWith": {"path": "/auth/login"}, "credential": {"headr": "A"}}"#).contains {
+                $0.hint == "did you mean 'header'?"
+            })
+        // alertAtMost takes sessions too, and the old key is gone.
+        #expect(issues(#", "alert": {"title": "t"}, "sessions": {"startWith": {"path": "/auth/login"}}"#, check: "alertAtMost").isEmpty)
+        #expect(!issues(#", "alert": {"title": "t"}, "sessionStartsWith": {"path": "/auth/login"}"#, check: "alertAtMost").isEmpty)
     }
 
     @Test func scenariosInheritTheFilesAboveThemAndSwitchOneOffWithAReason() throws {

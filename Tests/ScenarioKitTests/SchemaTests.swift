@@ -82,6 +82,7 @@ import Testing
         #expect(properties(definition("invariantValue")) == Set(InvariantKeys.value))
         #expect(properties(definition("invariantEvent")) == Set(InvariantKeys.event))
         #expect(properties(definition("invariantAnswer")) == Set(InvariantKeys.answer))
+        #expect(properties(definition("invariantSessions")) == Set(InvariantKeys.sessions))
         #expect(definition("invariant")?["properties"]?["check"]?["enum"] == .array(InvariantKeys.checks.map { .string($0.name) }))
 
         // Each step variant: its required kind key and its properties.

@@ -43,13 +43,42 @@ public struct Invariant: Sendable {
         /// An action that fails while a `statuses` answer with `Retry-After` came back carries the
         /// server's wait, in seconds, at `field` of its error.
         case reportsRetryAfter(statuses: StatusSet, field: String)
-        /// An alert (matched as a JSON subset) is shown at most `max` times per session; a session
-        /// starts with each `sessionStartsWith` request answered 2xx. With `cause`, a session
-        /// without an answer that `cause` matches shows none; with `required` too, every session
-        /// with such an answer to a request sent in it shows it.
-        case alertAtMost(alert: JSONValue, max: Int, sessionStartsWith: [RequestMatcher], cause: AnswerMatcher?, required: Bool)
+        /// An alert (matched as a JSON subset) is shown at most `max` times per session of
+        /// `sessions`. With `cause`, only a session one of whose requests got an answer `cause`
+        /// matches while it lasted may show it (a late answer of an ended session makes none due);
+        /// with `required` too, every such session shows it.
+        case alertAtMost(alert: JSONValue, max: Int, sessions: SessionSpec, cause: AnswerMatcher?, required: Bool)
+        /// A request refused with one of `after` is sent again (same method, target and body, while
+        /// a caller that was waiting for it still waits) only within its own session: the copy
+        /// carries no credential of another session, and nothing is repeated once a later session began.
+        case repeatsWithinSession(requests: RequestMatcher?, after: StatusSet, sessions: SessionSpec)
         /// The timeline starts at one of `initial` (when given) and moves only along `transitions`.
         case timeline(initial: [String]?, transitions: [String: [String]])
+    }
+}
+
+/// How a run divides into sessions, for checks that ask which session a request belongs to.
+///
+/// The run begins in a first session (the one `given` sets up, or none). Each 2xx answer to a
+/// `startWith` request (a sign-in) begins the next one and ends the one before. A credential is
+/// a value at one of `credentials` in a request; it belongs to the session whose start answer
+/// handed it out at one of `issued`, or, handed out by another 2xx answer (a refresh), to the
+/// session of that answer's request, or, first seen in a request, to the session under way then.
+/// A request belongs to the session of the credential it carries; one without a credential, to
+/// the session under way when it was sent.
+public struct SessionSpec: Sendable {
+    /// The requests whose 2xx answers begin a new session.
+    public var startWith: [RequestMatcher]
+    /// Where requests carry the credential that ties them to their session.
+    public var credentials: [ValueReference]
+    /// Dotted paths in answers' JSON bodies where credentials are handed out (`data.access_token`).
+    public var issued: [String]
+
+    /// Creates a division into sessions; with no `startWith`, the whole run is one session.
+    public init(startWith: [RequestMatcher] = [], credentials: [ValueReference] = [], issued: [String] = []) {
+        self.startWith = startWith
+        self.credentials = credentials
+        self.issued = issued
     }
 }
 

@@ -16,15 +16,18 @@ package enum InvariantKeys {
         ("noneAfter", ["after", "until", "requests", "carrying"]),
         ("maxInFlight", ["requests", "max"]),
         ("maxRepeats", ["requests", "max", "after"]),
+        ("repeatsWithinSession", ["requests", "after", "sessions"]),
         ("respectsRetryAfter", ["requests", "statuses"]),
         ("reportsRetryAfter", ["statuses", "field"]),
-        ("alertAtMost", ["alert", "max", "sessionStartsWith", "cause", "required"]),
+        ("alertAtMost", ["alert", "max", "sessions", "cause", "required"]),
         ("timeline", ["initial", "transitions"]),
     ]
     /// Where a value is read: exactly one of these, and `scheme` with `header`.
     package static let value = ["header", "json", "form", "query", "scheme"]
     /// An event: exactly one of these.
     package static let event = ["sent", "answered"]
+    /// How a run divides into sessions.
+    package static let sessions = ["startWith", "credential", "issued"]
     /// An answer matcher.
     package static let answer = ["request", "notRequest", "status", "json", "notJSON"]
 }
@@ -137,6 +140,12 @@ extension ScenarioDecoder {
         case "maxRepeats":
             let after = fields["after"].flatMap { decodeStatuses($0.value, at: fields.path("after")) } ?? StatusSet(classes: [4, 5])
             if let max = requiredCount(fields, "max", minimum: 0) { rule = .maxRepeats(requests: requests, max: max, after: after) }
+        case "repeatsWithinSession":
+            let after = fields["after"].flatMap { decodeStatuses($0.value, at: fields.path("after")) } ?? StatusSet(classes: [4, 5])
+            if fields["sessions"] == nil { missing("sessions", in: fields, " (how the run divides into sessions)") }
+            if let sessions = fields["sessions"].flatMap({ decodeSessions($0.value, at: fields.path("sessions")) }) {
+                rule = .repeatsWithinSession(requests: requests, after: after, sessions: sessions)
+            }
         case "respectsRetryAfter":
             let statuses = fields["statuses"].flatMap { decodeStatuses($0.value, at: fields.path("statuses")) }
             rule = .respectsRetryAfter(requests: requests, statuses: statuses ?? StatusSet(statuses: [429, 503]))
@@ -151,14 +160,17 @@ extension ScenarioDecoder {
             }
             if alert == nil { missing("alert", in: fields) }
             let max = fields["max"] == nil ? 1 : requiredCount(fields, "max")
-            let starts = fields["sessionStartsWith"].map { decodeMatchers($0.value, at: fields.path("sessionStartsWith")) } ?? []
+            // Without 'sessions' the whole run is one session.
+            let sessions =
+                fields["sessions"] == nil
+                ? SessionSpec() : fields["sessions"].flatMap { decodeSessions($0.value, at: fields.path("sessions")) }
             let cause = fields["cause"].flatMap { decodeAnswer($0.value, at: fields.path("cause")) }
             let required = bool(fields, "required") ?? false
             if required, cause == nil, let member = fields["required"] {
                 report("'required' needs a 'cause': the answers that make the alert due", at: keyLocation(member, fields.path("required")))
             }
-            if let alert, let max {
-                rule = .alertAtMost(alert: alert, max: max, sessionStartsWith: starts, cause: cause, required: required)
+            if let alert, let max, let sessions {
+                rule = .alertAtMost(alert: alert, max: max, sessions: sessions, cause: cause, required: required)
             }
         case "timeline":
             let initial = stringArray(fields, "initial")
@@ -234,6 +246,45 @@ extension ScenarioDecoder {
     private mutating func decodeMatchers(_ node: JSONNode, at path: String) -> [RequestMatcher] {
         guard let elements = node.elements else { return decodeMatcher(node, at: path).map { [$0] } ?? [] }
         return elements.enumerated().compactMap { decodeMatcher($1, at: JSONPath.appending(path, index: $0)) }
+    }
+
+    private mutating func decodeSessions(_ node: JSONNode, at path: String) -> SessionSpec? {
+        guard let fields = object(node, at: path, "'sessions'", allowed: InvariantKeys.sessions) else { return nil }
+        var spec = SessionSpec()
+        if let member = fields["startWith"] {
+            spec.startWith = decodeMatchers(member.value, at: fields.path("startWith"))
+            if member.value.elements?.isEmpty == true {
+                report(
+                    "'startWith' needs at least one request: those whose 2xx answers begin a session", member.value,
+                    fields.path("startWith"))
+            }
+        } else {
+            missing("startWith", in: fields, " (the requests whose 2xx answers begin a session, such as a sign-in)")
+        }
+        if let member = fields["credential"] {
+            let at = fields.path("credential")
+            if let elements = member.value.elements {
+                spec.credentials = elements.enumerated().compactMap { decodeValue($1, at: JSONPath.appending(at, index: $0)) }
+                if elements.isEmpty { report("'credential' needs at least one place", member.value, at) }
+            } else if let value = decodeValue(member.value, at: at) {
+                spec.credentials = [value]
+            }
+        }
+        if let member = fields["issued"] {
+            let at = fields.path("issued")
+            let items = member.value.elements ?? [member.value]
+            for (index, item) in items.enumerated() {
+                let itemPath = member.value.elements == nil ? at : JSONPath.appending(at, index: index)
+                if let text = string(item, at: itemPath, "'issued'", nonEmpty: true) { spec.issued.append(text) }
+            }
+            if items.isEmpty { report("'issued' needs at least one path", member.value, at) }
+            if fields["credential"] == nil {
+                report(
+                    "'issued' needs 'credential': where requests carry what the answers hand out",
+                    at: keyLocation(member, fields.path("issued")))
+            }
+        }
+        return spec
     }
 
     private mutating func decodeEvent(_ node: JSONNode, at path: String) -> RunEvent? {
