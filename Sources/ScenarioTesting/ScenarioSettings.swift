@@ -14,9 +14,9 @@
     /// func scenario(_ file: ScenarioFile) async { await file.check(with: MyDriver()) }
     /// ```
     ///
-    /// The environment overrides it, so CI or a replay needs no code change: `SCENARIO_REPEAT`,
-    /// `SCENARIO_SCHEDULES`, `SCENARIO_SEED`, `SCENARIO_REPLAY_SCHEDULE` (any of the first, second
-    /// or fourth replaces how the trait runs) and `SCENARIO_REPORTS`.
+    /// The environment overrides it, so CI or a replay needs no code change: any of
+    /// `SCENARIO_REPEAT`, `SCENARIO_SCHEDULES`, `SCENARIO_SEED` and `SCENARIO_REPLAY_SCHEDULE`
+    /// replaces how the trait runs, and `SCENARIO_REPORTS` where it reports.
     public struct ScenarioSettings: TestTrait, SuiteTrait, Sendable, Hashable {
         /// Runs of each scenario; a run that differs from the first fails it.
         public var repeatCount: Int?
