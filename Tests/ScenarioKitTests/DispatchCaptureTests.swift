@@ -4,6 +4,10 @@ import Testing
 
 @testable import ScenarioKit
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A stack written with completion handlers and Dispatch is the scenario's: its queues, its
 /// `asyncAfter` and timers run on the virtual clock, one block at a time, the same on every run.
 @Suite struct DispatchCaptureTests {
@@ -102,6 +106,18 @@ import Testing
         #expect(driver.ticks.value == 6, "nothing ticked after its scenario ended")
     }
 
+    /// A stack that invalidates its URLSession as it goes, as Alamofire's `Session` does in its
+    /// deinit: the delegate's `didBecomeInvalid` (on an `OperationQueue` over the stack's own
+    /// queue) and the main-queue hop it makes run inside the scenario, before the run returns,
+    /// not on libdispatch's threads while the next scenario runs.
+    @Test func whatTheStackStartsAsItGoesRunsInsideItsScenario() async {
+        let seen = InvalidationLog()
+        let scenario = Build.scenario(steps: [Build.step(.advance(.seconds(1)))])
+        let result = await ScenarioRunner(driver: InvalidatingDriver(seen: seen)).run(scenario)
+        #expect(result.status == .passed, "\(result.explanation)")
+        #expect(seen.events == ["didBecomeInvalid on the runner", "main queue on the runner"])
+    }
+
     @Test func aSemaphoreWaitOnTheClientsQueueIsServed() async {
         let scenario = Build.scenario(
             exchanges: [Build.exchange("me", path: "/me", status: 201, latency: .seconds(5))],
@@ -113,4 +129,61 @@ import Testing
         let result = await run(scenario)
         #expect(result.status == .passed, "\(result.explanation)")
     }
+}
+
+/// What ran, and whether on the scenario's runner thread (the thread that built the stack).
+final class InvalidationLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+    private var runner: Thread?
+    var events: [String] { lock.withLock { recorded } }
+    func builtHere() { lock.withLock { runner = Thread.current } }
+    func add(_ event: String) {
+        let current = Thread.current
+        lock.withLock { recorded.append(event + (current === runner ? " on the runner" : " on another thread")) }
+    }
+}
+
+private final class InvalidationDelegate: NSObject, URLSessionDelegate, @unchecked Sendable {
+    let seen: InvalidationLog
+    init(seen: InvalidationLog) { self.seen = seen }
+
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        seen.add("didBecomeInvalid")
+        DispatchQueue.main.async { [seen] in seen.add("main queue") }
+    }
+}
+
+/// A URLSession whose delegate queue runs on the stack's own serial queue, invalidated in deinit.
+private final class InvalidatingStack: @unchecked Sendable {
+    let session: URLSession
+
+    init(configuration: URLSessionConfiguration, seen: InvalidationLog) {
+        seen.builtHere()
+        let delegateQueue = OperationQueue()
+        delegateQueue.maxConcurrentOperationCount = 1
+        delegateQueue.underlyingQueue = DispatchQueue(label: "stack.root")
+        session = URLSession(configuration: configuration, delegate: InvalidationDelegate(seen: seen), delegateQueue: delegateQueue)
+    }
+
+    deinit { session.invalidateAndCancel() }
+}
+
+private struct InvalidatingDriver: ScenarioDriver {
+    let seen: InvalidationLog
+    var name: String { "Invalidating" }
+    var actions: [ActionSpec] { [] }
+    var givenKeys: [GivenSpec] { [] }
+
+    func makeSession(_ context: DriverContext) async throws -> any DriverSession {
+        InvalidatingSession(stack: InvalidatingStack(configuration: context.urlSessionConfiguration(), seen: seen))
+    }
+}
+
+private struct InvalidatingSession: DriverSession {
+    let stack: InvalidatingStack
+    func perform(_ action: String, arguments: JSONValue) async -> ActionResult { .value(nil) }
+    func snapshot() async -> JSONValue { [:] }
+    func alerts() async -> [JSONValue] { [] }
+    func timeline() async -> [JSONValue] { [] }
 }

@@ -333,6 +333,11 @@ final class ScenarioRun: @unchecked Sendable {
         backend.cancelHeld()
         clock.cancelAll()
         _ = try? scheduler.runUntilIdle(jobLimit: 100_000, externalWait: 5)
+        // Let the stack go while the scenario still owns its queues: what its deinit starts (an
+        // Alamofire `Session` invalidates its URLSession, whose delegate queue then calls
+        // `DispatchQueue.main.async`) runs here, not on libdispatch's threads into the next run.
+        session = nil
+        _ = try? scheduler.runUntilIdle(jobLimit: 100_000, externalWait: 5)
         clock.cancelAll()
     }
 

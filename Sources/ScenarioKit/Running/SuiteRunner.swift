@@ -357,6 +357,8 @@ public struct SuiteRunner: Sendable {
         var message = "nondeterministic: run \(run) differed from run 1"
         var details: [String] = []
         if statusDiffers { details.append("status \(first.status.rawValue) in run 1, \(other.status.rawValue) in run \(run)") }
+        // A run that errored says why (an escape, a stuck run): without it the report shows only an empty transcript.
+        if statusDiffers, other.status == .error, let error = other.errorMessage { details.append("run \(run): \(error)") }
         var expected: String?
         var actual: String?
         if let line {
