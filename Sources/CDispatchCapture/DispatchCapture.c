@@ -6,9 +6,10 @@
 // without touching libdispatch or the app. Other platforms report the capture unavailable.
 //
 // The same rewriting gives a runner thread virtual clocks: `clock_gettime` as Swift Concurrency
-// calls it (ContinuousClock, SuspendingClock, Task.sleep's deadlines) and `dispatch_time` as the
-// Dispatch module calls it (DispatchTime.now()) read the scenario's virtual clock there, so a
-// deadline a stack computes on the runner is exact, not estimated from the real clock.
+// calls it (ContinuousClock, SuspendingClock, Task.sleep's deadlines) reads the scenario's
+// virtual clock there, so a deadline a stack computes on the runner is exact, not estimated from
+// the real clock. Dispatch's clock stays real: a DispatchTime can reach libdispatch itself (a
+// timer source the scenario does not own), where a virtual instant would fire at the wrong time.
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE  // dl_iterate_phdr, RTLD_DEFAULT
@@ -159,16 +160,16 @@ static void *my_get_specific(const void *key) {
 
 static void *my_queue_create(const char *label, void *attr) {
     void *queue = real.queue_create(label, attr);
-    if (queue) handlers.targeted(queue, NULL);
+    if (queue) handlers.targeted(queue, NULL, 1);
     return queue;
 }
 static void *my_queue_create_with_target(const char *label, void *attr, void *target) {
     void *queue = real.queue_create_with_target(label, attr, target);
-    if (queue) handlers.targeted(queue, target);
+    if (queue) handlers.targeted(queue, target, 1);
     return queue;
 }
 static void my_set_target_queue(void *object, void *target) {
-    handlers.targeted(object, target);
+    handlers.targeted(object, target, 0);
     real.set_target_queue(object, target);
 }
 
@@ -177,7 +178,7 @@ static void my_set_target_queue(void *object, void *target) {
 // Set on a runner thread while its scenario runs: the real readings the virtual clock starts
 // from, and the function that gives the virtual time elapsed since (nanoseconds).
 static __thread int64_t (*virtual_elapsed)(void);
-static __thread int64_t anchor_monotonic, anchor_boottime, anchor_monotonic_raw, anchor_uptime;
+static __thread int64_t anchor_monotonic, anchor_boottime, anchor_monotonic_raw;
 static int clocks_rebound;
 
 static int64_t real_nanoseconds(clockid_t clock) {
@@ -202,24 +203,16 @@ static int my_clock_gettime(clockid_t clock, struct timespec *spec) {
     return 0;
 }
 
-static uint64_t my_dispatch_time(uint64_t when, int64_t delta) {
-    int64_t (*elapsed)(void) = virtual_elapsed;
-    if (when != 0 || !elapsed) return real.time(when, delta);
-    // DISPATCH_TIME_NOW on the runner: the virtual instant, on libdispatch's uptime clock.
-    return real.time((uint64_t)(anchor_uptime + elapsed()), delta);
-}
-
 void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void)) {
     anchor_monotonic = real_nanoseconds(CLOCK_MONOTONIC);
     anchor_boottime = real_nanoseconds(CLOCK_BOOTTIME);
     anchor_monotonic_raw = real_nanoseconds(CLOCK_MONOTONIC_RAW);
-    anchor_uptime = (int64_t)real.time(0, 0);
     virtual_elapsed = elapsed;
 }
 
 void ssdc_virtual_clocks_end(void) { virtual_elapsed = NULL; }
 
-int ssdc_virtual_clocks_available(void) { return clocks_rebound == 3; }
+int ssdc_virtual_clocks_available(void) { return clocks_rebound; }
 
 // MARK: - Rewriting the global offset table
 
@@ -260,7 +253,6 @@ static struct rebinding rebindings[] = {
     {"dispatch_queue_create", (void *)my_queue_create},
     {"dispatch_queue_create_with_target", (void *)my_queue_create_with_target},
     {"dispatch_set_target_queue", (void *)my_set_target_queue},
-    {"dispatch_time", (void *)my_dispatch_time},
 };
 
 static struct rebinding concurrency_rebindings[] = {
@@ -285,8 +277,7 @@ static int rebound_slots;
 static uintptr_t adjusted(uintptr_t pointer, uintptr_t base) { return pointer < base ? pointer + base : pointer; }
 
 static void write_slot(void **slot, void *value, uintptr_t relro_start, uintptr_t relro_end) {
-    if (value == (void *)my_clock_gettime) clocks_rebound |= 1;
-    if (value == (void *)my_dispatch_time) clocks_rebound |= 2;
+    if (value == (void *)my_clock_gettime) clocks_rebound = 1;
     long page_size = sysconf(_SC_PAGESIZE);
     uintptr_t page = (uintptr_t)slot & ~((uintptr_t)page_size - 1);
     int in_relro = (uintptr_t)slot >= relro_start && (uintptr_t)slot < relro_end;
@@ -462,12 +453,8 @@ int64_t ssdc_nanoseconds_until(uint64_t when) {
         int64_t target = -(int64_t)when, now = -(int64_t)real.walltime(NULL, 0);
         return target - now;
     }
-    int64_t (*elapsed)(void) = virtual_elapsed;
-    if (when & monotonic_mask) {
-        int64_t now = elapsed ? anchor_boottime + elapsed() : real_nanoseconds(CLOCK_BOOTTIME);
-        return (int64_t)(when & ~monotonic_mask) - now;
-    }
-    return (int64_t)(when - (elapsed ? (uint64_t)(anchor_uptime + elapsed()) : real.time(0, 0)));
+    if (when & monotonic_mask) return (int64_t)(when & ~monotonic_mask) - real_nanoseconds(CLOCK_BOOTTIME);
+    return (int64_t)(when - real.time(0, 0));
 }
 
 // MARK: - Blocks

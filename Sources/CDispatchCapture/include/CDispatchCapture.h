@@ -26,8 +26,8 @@ typedef struct {
     int (*assert_queue)(void *queue, int kind);
     /// dispatch_get_specific: sets *value and returns nonzero when taken.
     int (*get_specific)(const void *key, void **value);
-    /// A queue was made (target NULL: the default) or given another target queue.
-    void (*targeted)(void *queue, void *target);
+    /// A queue was made (created 1; target NULL: the default) or given another target queue (created 0).
+    void (*targeted)(void *queue, void *target, int created);
 } ssdc_handlers;
 
 /// Whether this platform lets the engine redirect Dispatch (Linux, ELF).
@@ -56,11 +56,11 @@ int ssdc_is_global_queue(void *queue);
 int64_t ssdc_nanoseconds_until(uint64_t when);
 
 // Virtual clocks on a runner thread (after ssdc_install): between begin and end, on the calling
-// thread only, Swift Concurrency's monotonic clocks and DISPATCH_TIME_NOW read a fixed real
-// instant plus `elapsed()` nanoseconds, and ssdc_nanoseconds_until measures from there.
+// thread only, Swift Concurrency's monotonic clocks read a fixed real instant plus `elapsed()`
+// nanoseconds.
 void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void));
 void ssdc_virtual_clocks_end(void);
-/// Whether both clock readings were redirected (not in a program linked with a static stdlib).
+/// Whether Swift Concurrency's clock readings were redirected (not with a static stdlib).
 int ssdc_virtual_clocks_available(void);
 
 // Blocks.

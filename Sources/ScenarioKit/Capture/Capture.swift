@@ -132,21 +132,22 @@ extension Capture {
     /// A sleep until a deadline that is `remaining` away now.
     static func takeDeadline(_ job: UnownedJob, remaining: Duration) -> Bool {
         guard let (scheduler, foreign) = owner(of: job) else { return false }
-        scheduler.schedule(job, after: roundest(from: remaining, to: remaining + deadlineSlack(scheduler, foreign: foreign)))
+        let slack = deadlineSlack(scheduler, foreign: foreign, virtualNow: DispatchCapture.hasVirtualClocks)
+        scheduler.schedule(job, after: roundest(from: remaining, to: remaining + slack))
         return true
     }
 
     /// How much longer than `remaining` a delay read from a deadline may have been meant to be.
-    /// On a runner thread whose clocks are virtual (Linux), none: the stack read the deadline's
-    /// "now" from the virtual clock, so `remaining` is exact. Elsewhere the caller read the real
+    /// When the deadline's "now" was read from the virtual clock (`virtualNow`: Swift's clocks on
+    /// a Linux runner thread), none: `remaining` is exact. Elsewhere the caller read the real
     /// clock a moment ago: in the running job, or just before the hop that queued it
     /// (`Task.sleep` reads the clock, then hops to the clock's executor). The delay it meant then
     /// lies between `remaining` and `remaining` plus the time since the running job was queued,
     /// and the roundest delay in that span is taken (whole seconds before tenths, tenths before
     /// milliseconds): the one the code wrote, at ordinary speed.
-    static func deadlineSlack(_ scheduler: ScenarioScheduler, foreign: Bool) -> Duration {
+    static func deadlineSlack(_ scheduler: ScenarioScheduler, foreign: Bool, virtualNow: Bool) -> Duration {
         if foreign { return .milliseconds(1) }
-        if DispatchCapture.hasVirtualClocks { return .zero }
+        if virtualNow { return .zero }
         return scheduler.timeSinceCurrentJobWasQueued + .microseconds(200)
     }
 

@@ -28,7 +28,7 @@ enum DispatchCapture {
         handlers.state_changed = { object, change in stateChanged(object, change: change) }
         handlers.assert_queue = { queue, kind in assertQueue(queue, kind: kind) ? 1 : 0 }
         handlers.get_specific = { key, value in getSpecific(key, value: value) ? 1 : 0 }
-        handlers.targeted = { queue, target in targeted(queue, target) }
+        handlers.targeted = { queue, target, created in targeted(queue, target, created: created != 0) }
         return ssdc_install(&handlers) == 0
     }()
 
@@ -36,12 +36,12 @@ enum DispatchCapture {
     @discardableResult
     static func install() -> Bool { installed }
 
-    /// Whether a runner thread's monotonic clocks and `DispatchTime.now()` read its scenario's
+    /// Whether a runner thread's `ContinuousClock` and `SuspendingClock` read its scenario's
     /// virtual clock (Linux, with Swift's runtime libraries linked dynamically).
     static let hasVirtualClocks: Bool = installed && ssdc_virtual_clocks_available() != 0
 
-    /// From now on, on this (runner) thread, `ContinuousClock.now`, `SuspendingClock.now` and
-    /// `DispatchTime.now()` move with the running scenario's virtual clock only.
+    /// From now on, on this (runner) thread, `ContinuousClock.now` and `SuspendingClock.now` move
+    /// with the running scenario's virtual clock only.
     static func useVirtualClocks() {
         guard hasVirtualClocks else { return }
         ssdc_virtual_clocks_begin {
@@ -64,10 +64,14 @@ enum DispatchCapture {
     /// Every queue's target queue other than the default, as set when it was made or later.
     nonisolated(unsafe) private static var targets: [Object: Object] = [:]
 
-    private static func targeted(_ queue: Object?, _ target: Object?) {
+    private static func targeted(_ queue: Object?, _ target: Object?, created: Bool) {
         guard let queue else { return }
         let creator = Capture.currentScheduler
         lock.withLock {
+            // A queue made at an address the scenario knew is another queue: the one it knew is
+            // gone. Left in place, the new queue (another test's URLSession, say) would be taken
+            // for the scenario's and its blocks run on the runner beside its real ones.
+            if created { queues[queue] = nil }
             targets[queue] = target.flatMap { ssdc_is_global_queue($0) != 0 ? nil : $0 }
             if let creator, !isFoundations(queue) { queues[queue] = creator }
         }
@@ -100,6 +104,7 @@ enum DispatchCapture {
 
     /// The scenario a call on `queue` belongs to, and whether it comes from another thread.
     private static func owner(of queue: Object?) -> (ScenarioScheduler, foreign: Bool)? {
+        if let queue, isCurls(queue) { return nil }
         if let mine = Capture.currentScheduler {
             if let queue, !ssdcIsShared(queue), !isFoundations(queue) { lock.withLock { queues[queue] = mine } }
             return (mine, false)
@@ -117,6 +122,14 @@ enum DispatchCapture {
         return strncmp(raw, "org.swift.", 10) == 0 || strncmp(raw, "com.apple.", 10) == 0
     }
 
+    /// FoundationNetworking's libcurl machinery (a session's multi handle, its socket and timeout
+    /// sources) stays libdispatch's: routed requests never reach libcurl, and a real transfer's
+    /// timer run on the runner would call libcurl beside the thread already inside it.
+    private static func isCurls(_ queue: Object) -> Bool {
+        guard let raw = ssdc_queue_label(queue) else { return false }
+        return strncmp(raw, "MultiHandle.", 12) == 0
+    }
+
     /// The main queue and the global queues are everyone's: a use from the runner thread does not
     /// make them the scenario's for other threads.
     private static func ssdcIsShared(_ queue: Object) -> Bool { queue == mainQueue || ssdc_is_global_queue(queue) != 0 }
@@ -130,7 +143,7 @@ enum DispatchCapture {
     private static func takeAfter(when: UInt64, queue: Object?, block: Object?) -> Bool {
         guard let queue, let block, let (scheduler, foreign) = owner(of: queue) else { return false }
         let remaining = Duration.nanoseconds(ssdc_nanoseconds_until(when))
-        let delay = Capture.roundest(from: remaining, to: remaining + Capture.deadlineSlack(scheduler, foreign: foreign))
+        let delay = Capture.roundest(from: remaining, to: remaining + Capture.deadlineSlack(scheduler, foreign: foreign, virtualNow: false))
         let work = DispatchWork(queue: queue, block: block, group: nil)
         scheduler.schedule(work, after: delay, label: "asyncAfter on \(work.queueLabel)")
         return true
@@ -172,7 +185,11 @@ enum DispatchCapture {
     // MARK: Timers
 
     private static func sourceCreated(_ source: Object?, type: UnsafeMutableRawPointer?, queue: Object?) {
-        guard let source, let type, type == ssdc_timer_source_type() else { return }
+        guard let source else { return }
+        // A timer the scenario knew at this address is gone (see `targeted`).
+        let stale = lock.withLock { timers.removeValue(forKey: source) }
+        stale?.cancel()
+        guard let type, type == ssdc_timer_source_type() else { return }
         guard let (scheduler, _) = owner(of: queue) else { return }
         guard let timer = DispatchTimer(source: source, queue: queue, scheduler: scheduler) else { return }
         lock.withLock { timers[source] = timer }
@@ -186,7 +203,7 @@ enum DispatchCapture {
     private static func setTimer(_ source: Object?, start: UInt64, interval: UInt64) -> Bool {
         guard let timer = timer(source) else { return false }
         let remaining = Duration.nanoseconds(ssdc_nanoseconds_until(start))
-        let slack = Capture.deadlineSlack(timer.scheduler, foreign: Capture.currentScheduler !== timer.scheduler)
+        let slack = Capture.deadlineSlack(timer.scheduler, foreign: Capture.currentScheduler !== timer.scheduler, virtualNow: false)
         timer.set(
             start: Capture.roundest(from: remaining, to: remaining + slack),
             interval: interval >= UInt64(Int64.max)

@@ -27,9 +27,9 @@ final class ScenarioScheduler: @unchecked Sendable {
 
     private struct Entry {
         var work: Work
-        /// When it was queued, on the real clock, where deadlines are estimated from it
-        /// (``Capture/deadlineSlack(_:foreign:)``); `nil` where the runner's clocks are virtual.
-        var queuedAt: ContinuousClock.Instant?
+        /// When it was queued, on Dispatch's real clock (Swift's clocks are virtual on a Linux
+        /// runner), where deadlines are estimated from it (``Capture/deadlineSlack(_:foreign:virtualNow:)``).
+        var queuedAt: UInt64
         /// Its place among everything queued in this run: what names it when nothing lasting does.
         var sequence: Int
     }
@@ -54,7 +54,7 @@ final class ScenarioScheduler: @unchecked Sendable {
 
     private func entry(_ work: Work) -> Entry {
         queued += 1
-        return Entry(work: work, queuedAt: DispatchCapture.hasVirtualClocks ? nil : .now, sequence: queued)
+        return Entry(work: work, queuedAt: DispatchTime.now().uptimeNanoseconds, sequence: queued)
     }
     /// Jobs and blocks run so far in this scenario.
     private(set) var jobsRun = 0
@@ -69,7 +69,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// `group.notify` blocks waiting for their group to empty.
     private var notifications: [(group: DispatchCapture.Object, work: DispatchWork)] = []
     /// When the running job was queued, on the runner thread (read there only).
-    private var runningJobQueuedAt: ContinuousClock.Instant?
+    private var runningJobQueuedAt = DispatchTime.now().uptimeNanoseconds
     let clock: VirtualClock
     /// Work away from the runner thread that will come back: URLSession loads, declared work.
     let outside: OutsideWork
@@ -126,7 +126,9 @@ final class ScenarioScheduler: @unchecked Sendable {
     }
 
     /// Real time since the running job was queued; called on the runner thread.
-    var timeSinceCurrentJobWasQueued: Duration { runningJobQueuedAt?.duration(to: .now) ?? .zero }
+    var timeSinceCurrentJobWasQueued: Duration {
+        .nanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds &- runningJobQueuedAt))
+    }
 
     /// Puts a sleeping job on the virtual clock.
     func schedule(_ job: UnownedJob, after delay: Duration) {
