@@ -160,8 +160,13 @@ extension ScenarioDecoder {
         return pattern
     }
 
-    /// Whether `id` names an exchange of this file or `"unmatched"`; reports it otherwise.
-    private mutating func checkExchangeReference(_ id: String, at location: ScenarioLocation, _ what: String) -> Bool {
+    /// Whether `id` names an exchange of this file or `"unmatched"`; reports it otherwise (or,
+    /// while the file is still being read and it names none so far, once it is read).
+    mutating func checkExchangeReference(_ id: String, at location: ScenarioLocation, _ what: String) -> Bool {
+        if reading, id != ScenarioKeys.unmatched, !exchangeIdSet.contains(id) {
+            laterReferences.append(.exchange(id: id, location: location, what: what))
+            return true
+        }
         guard id == ScenarioKeys.unmatched || exchangeIdSet.contains(id) else {
             report(
                 "\(what) names unknown exchange '\(id)'", at: location,

@@ -26,12 +26,37 @@ struct ScenarioDecoder {
     let actionNames: [String]
     let givenKeys: [GivenSpec]
     var issues: [LoadIssue] = []
-    /// Every exchange id in the file (explicit or defaulted), known before exchanges are decoded.
+    /// Every exchange id read so far (explicit or defaulted).
     var exchangeIds: [String] = []
     /// The same ids as a set: references are checked against it, so long files stay linear.
     var exchangeIdSet: Set<String> = []
-    /// Every step name in the file, known before steps are decoded.
+    /// Every step name read so far.
     var stepNames: [String] = []
+    /// The same names as a set.
+    var stepNameSet: Set<String> = []
+    /// Where each exchange id was first given, for duplicates.
+    var firstExchangeUse: [String: ScenarioLocation] = [:]
+    /// Where each step name was first given, for duplicates.
+    var firstStepName: [String: ScenarioLocation] = [:]
+    /// Whether exchanges and steps are still being read: a reference to an id or a name not
+    /// read yet may be to a later one, so it is checked once the whole file is read.
+    var reading = false
+    /// References checked at the end of the read.
+    var laterReferences: [LaterReference] = []
+    /// Whether decoded exchanges and steps are kept (a check keeps none).
+    var keepsElements = true
+    /// The exchanges and steps decoded as the parser read them.
+    var readExchanges: [Exchange] = []
+    var readSteps: [Step] = []
+    /// Whether the parser handed over `exchanges` and `steps` element by element.
+    var streamed = false
+
+    /// A reference to an exchange or step that was not read yet when it was met.
+    enum LaterReference {
+        case after(id: String, location: ScenarioLocation)
+        case exchange(id: String, location: ScenarioLocation, what: String)
+        case step(name: String, location: ScenarioLocation)
+    }
     /// Handles `start` steps created that no `await` consumed yet, with where they were started.
     var runningHandles: [String: ScenarioLocation] = [:]
     /// Handles already awaited.
@@ -52,10 +77,11 @@ struct ScenarioDecoder {
     // MARK: The document
 
     mutating func decodeScenario(_ root: JSONNode, id: String) -> Scenario? {
+        // References to exchanges and steps are checked once all are known.
+        reading = true
         guard let top = object(root, at: JSONPath.root, "the scenario", allowed: ScenarioKeys.topLevel) else {
             return nil
         }
-        prescan(top)
         _ = string(top, "$schema")
         let name = string(top, "name", required: true, nonEmpty: true)
         let description = string(top, "description", required: true)
@@ -86,6 +112,7 @@ struct ScenarioDecoder {
         if let member = top["invariants"] {
             changes = decodeInvariantChanges(member.value, at: top.path("invariants"), known: inheritedInvariants.map(\.id))
         }
+        checkLaterReferences()
         guard issues.isEmpty, let name, let description else { return nil }
         var scenario = Scenario(
             id: id, name: name, description: description, tags: tags, file: file,
@@ -99,17 +126,32 @@ struct ScenarioDecoder {
         return scenario
     }
 
-    /// Learns exchange ids and step names first, so references to later ones can be checked in one pass.
-    private mutating func prescan(_ top: Members) {
-        if let exchanges = top["exchanges"]?.value.elements {
-            exchangeIds = exchanges.enumerated().map { index, node in
-                node["id"]?.value.stringValue ?? "exchange-\(index + 1)"
+    // MARK: References
+
+    /// Reports each reference met before the whole file was read that names nothing after all.
+    private mutating func checkLaterReferences() {
+        reading = false
+        let references = laterReferences
+        laterReferences = []
+        for reference in references {
+            switch reference {
+            case .after(let id, let location): checkAfter(id, at: location)
+            case .exchange(let id, let location, let what): _ = checkExchangeReference(id, at: location, what)
+            case .step(let name, let location): _ = checkStepReference(name, at: location)
             }
-            exchangeIdSet = Set(exchangeIds)
         }
-        if let steps = top["steps"]?.value.elements {
-            stepNames = steps.compactMap { $0["name"]?.value.stringValue }
+    }
+
+    /// Whether `name` is a step's name; reports it otherwise (or once the file is read).
+    mutating func checkStepReference(_ name: String, at location: ScenarioLocation) -> Bool {
+        guard !stepNameSet.contains(name) else { return true }
+        if reading {
+            laterReferences.append(.step(name: name, location: location))
+            return true
         }
+        report(
+            "'atStep' names no step: no step has \"name\": \"\(name)\"", at: location, hint: Self.didYouMean(name, stepNames))
+        return false
     }
 
     private mutating func decodeLimits(_ top: Members) -> Limits {
