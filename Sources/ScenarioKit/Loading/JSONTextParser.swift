@@ -332,7 +332,8 @@ extension JSONTextParser {
                 for index in (bytes[start] == UInt8(ascii: "-") ? start + 1 : start)..<offset {
                     value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
                 }
-                return Double(bytes[start] == UInt8(ascii: "-") ? -value : value)
+                // `-0` is negative zero, as Double("-0") says.
+                return bytes[start] == UInt8(ascii: "-") ? -Double(value) : Double(value)
             }
             let text = String(decoding: bytes[start..<offset], as: UTF8.self)
             guard let value = Double(text), value.isFinite else {
