@@ -12,8 +12,14 @@ enum TraceFile {
                 "\(path):1:1: error: the file has \(size) bytes, more than the \(HARReader.maximumBytes) a trace may have (at $) — export only the requests of the bug"
             )
         }
+        guard FileManager.default.fileExists(atPath: path) else { throw .cannotRead(path: path, reason: "no such file") }
         // Bytes, not Data: the parser reads bytes, and the file is then held once.
-        let bytes = [UInt8](try ReportFile.read(path))
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            throw .cannotRead(path: path, reason: error.localizedDescription)
+        }
         do {
             return try HARReader(file: path).read(bytes: bytes)
         } catch {

@@ -118,3 +118,54 @@ extension JSONValue {
         out += "\""
     }
 }
+
+/// Writes one JSON object exactly as ``JSONValue/prettyText`` would, member by member, where a
+/// member that is an array may be written element by element: a large document is then never
+/// held whole, as text or as a tree.
+package struct PrettyObjectWriter {
+    private let write: (String) -> Void
+    private var members = 0
+    private var elements = 0
+
+    /// Starts the object; every piece of text goes to `write`, in order.
+    package init(write: @escaping (String) -> Void) {
+        self.write = write
+        write("{")
+    }
+
+    /// A member written whole.
+    package mutating func member(_ key: String, _ value: JSONValue) {
+        open(key)
+        write(value.prettyText(level: 1))
+    }
+
+    /// Opens a member that is an array; its elements follow, then ``endArray()``.
+    package mutating func beginArray(_ key: String) {
+        open(key)
+        write("[")
+        elements = 0
+    }
+
+    /// The next element of the open array.
+    package mutating func element(_ value: JSONValue) {
+        write((elements == 0 ? "\n    " : ",\n    ") + value.prettyText(level: 2))
+        elements += 1
+    }
+
+    /// Closes the open array.
+    package mutating func endArray() {
+        write(elements == 0 ? "]" : "\n  ]")
+    }
+
+    /// Closes the object.
+    package func end() {
+        write(members == 0 ? "}" : "\n}")
+    }
+
+    private mutating func open(_ key: String) {
+        var text = members == 0 ? "\n  " : ",\n  "
+        JSONValue.writeString(key, to: &text)
+        write(text + ": ")
+        members += 1
+    }
+}
