@@ -326,6 +326,28 @@ import Testing
         #expect(LoaderFixtures.loader.check(bytes: Array(LoaderFixtures.fullScenario.utf8), file: "/scenarios/s.json", id: "s") == nil)
     }
 
+    /// A check of a mapped file lets go of the pages it has parsed; they stay readable (an issue
+    /// may look back for its column), and an empty file is an issue, not a crash.
+    @Test func aMappedFileStaysReadableAfterItsParsedPagesAreLetGo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("big.bin").path
+        let bytes = (0..<(9 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let mapped = try MappedFile(path: path)
+        mapped.release(before: 8 << 20)
+        #expect(mapped.bytes.elementsEqual(bytes))
+        let empty = folder.appendingPathComponent("empty.json").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let failure = LoaderFixtures.loader.check(mapped: try MappedFile(path: empty), file: "empty.json", id: "e")
+        #expect(failure?.issues.map(\.message) == ["the file is empty; expected a JSON value"])
+        let scenario = folder.appendingPathComponent("s.json").path
+        try Data(LoaderFixtures.fullScenario.utf8).write(to: URL(fileURLWithPath: scenario))
+        #expect(LoaderFixtures.loader.check(mapped: try MappedFile(path: scenario), file: scenario, id: "s") == nil)
+        #expect(throws: (any Error).self) { try MappedFile(path: folder.appendingPathComponent("missing").path) }
+    }
+
     /// The 1-based line and column (in characters) where the `occurrence`-th `needle` starts.
     static func position(of needle: String, occurrence: Int, in text: String) -> (Int, Int)? {
         var searchStart = text.startIndex

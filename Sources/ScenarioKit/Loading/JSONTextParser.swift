@@ -24,8 +24,14 @@ public struct JSONTextParser: Sendable {
     /// Parses the whole input as one JSON value.
     /// - Throws: a ``LoadIssue`` at the first syntax error.
     public func parseDocument() throws(LoadIssue) -> JSONNode {
-        var scanner = Scanner(bytes: [UInt8](data), file: file)
-        return try scanner.parseDocument()
+        let file = file
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(LoadIssue) -> JSONNode in
+                var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self), file: file)
+                return try scanner.parseDocument()
+            }
+        }
+        return try result.get()
     }
 
     /// Parses `bytes` as one JSON value, but hands each element of the array at `keys` (object
@@ -45,9 +51,25 @@ public struct JSONTextParser: Sendable {
         bytes: [UInt8], file: String, streaming arrays: [[String]],
         element: @escaping (Int, JSONNode, Int) throws(LoadIssue) -> Void
     ) throws(LoadIssue) -> JSONNode {
-        var scanner = Scanner(bytes: bytes, file: file)
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(LoadIssue) -> JSONNode in
+                try parse(buffer: buffer, file: file, streaming: arrays, element: element)
+            }
+        }
+        return try result.get()
+    }
+
+    /// As ``parse(bytes:file:streaming:element:)`` over bytes the caller keeps alive, such as a
+    /// mapped file; `read` is told how far the parse has come after each streamed element,
+    /// so the caller may let go of what lies before.
+    static func parse(
+        buffer: UnsafeBufferPointer<UInt8>, file: String, streaming arrays: [[String]],
+        element: @escaping (Int, JSONNode, Int) throws(LoadIssue) -> Void, read: ((Int) -> Void)? = nil
+    ) throws(LoadIssue) -> JSONNode {
+        var scanner = Scanner(bytes: buffer, file: file)
         scanner.streamArrays = arrays
         scanner.streamElement = element
+        scanner.readUpTo = read
         return try scanner.parseDocument()
     }
 }
@@ -60,7 +82,7 @@ extension JSONTextParser {
             case index(Int)
         }
 
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         let file: String
         var offset = 0
         var line = 1
@@ -74,8 +96,10 @@ extension JSONTextParser {
         /// The arrays whose elements go to `streamElement` instead of into the tree.
         var streamArrays: [[String]] = []
         var streamElement: ((Int, JSONNode, Int) throws(LoadIssue) -> Void)?
+        /// Told the offset reached after each streamed element.
+        var readUpTo: ((Int) -> Void)?
 
-        init(bytes: [UInt8], file: String) {
+        init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
             self.bytes = bytes
             self.file = file
         }
@@ -217,6 +241,7 @@ extension JSONTextParser {
                 path.removeLast()
                 if let streamed, let streamedArray {
                     try streamed(streamedArray, element, count)
+                    readUpTo?(offset)
                 } else {
                     elements.append(element)
                 }
@@ -335,7 +360,7 @@ extension JSONTextParser {
                 // `-0` is negative zero, as Double("-0") says.
                 return bytes[start] == UInt8(ascii: "-") ? -Double(value) : Double(value)
             }
-            let text = String(decoding: bytes[start..<offset], as: UTF8.self)
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
             guard let value = Double(text), value.isFinite else {
                 throw issue("number \(text) is too large", at: start)
             }
@@ -360,7 +385,7 @@ extension JSONTextParser {
                     let text: String?
                     if var escaped = buffer {
                         escaped.append(contentsOf: bytes[chunkStart..<end])
-                        text = Self.string(escaped, 0..<escaped.count, ascii: ascii)
+                        text = escaped.withUnsafeBufferPointer { Self.string($0, 0..<$0.count, ascii: ascii) }
                     } else {
                         text = Self.string(bytes, chunkStart..<end, ascii: ascii)
                     }
@@ -392,12 +417,10 @@ extension JSONTextParser {
 
         /// The text of `bytes[range]`, or `nil` when it is not UTF-8 (`ascii` says it is
         /// all ASCII, so it needs no check).
-        private static func string(_ bytes: [UInt8], _ range: Range<Int>, ascii: Bool) -> String? {
-            bytes.withUnsafeBufferPointer { whole in
-                let part = UnsafeBufferPointer(rebasing: whole[range])
-                guard ascii || isValidUTF8(part) else { return nil }
-                return String(decoding: part, as: UTF8.self)
-            }
+        private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, ascii: Bool) -> String? {
+            let part = UnsafeBufferPointer(rebasing: bytes[range])
+            guard ascii || isValidUTF8(part) else { return nil }
+            return String(decoding: part, as: UTF8.self)
         }
 
         /// Whether `bytes` are well-formed UTF-8: no stray continuation bytes, overlong forms,

@@ -31,7 +31,7 @@ extension ScenarioDecoder {
                 hint: "first used at line \(first.line), column \(first.column)"
                     + (node["id"] == nil ? " (exchanges without an id are named exchange-N)" : ""))
         } else {
-            firstExchangeUse[id] = idLocation
+            firstExchangeUse[id] = Position(idLocation)
         }
         if let exchange = decodeExchange(node, at: exchangePath, id: id), keepsElements {
             readExchanges.append(exchange)

@@ -28,7 +28,7 @@ extension ScenarioDecoder {
                     "duplicate step name '\(name)'; step names must be unique", at: nameLocation,
                     hint: "first used at line \(first.line), column \(first.column)")
             } else {
-                firstStepName[name] = nameLocation
+                firstStepName[name] = Position(nameLocation)
             }
         }
         if let step = decodeStep(node, at: stepPath), keepsElements { readSteps.append(step) }
@@ -65,10 +65,10 @@ extension ScenarioDecoder {
                 at: keyLocation(extra, JSONPath.appending(path, key: extra.key)), hint: "split it into two steps")
         }
         let allowed = ScenarioKeys.stepForms[kind] ?? []
-        var byKey: [String: JSONNode.Member] = [:]
+        var allowedMembers: [JSONNode.Member] = []
         for member in members {
             if allowed.contains(member.key) {
-                byKey[member.key] = member
+                allowedMembers.append(member)
             } else if ScenarioKeys.stepKinds.contains(member.key) {
                 continue  // already reported above
             } else if ScenarioKeys.allStepKeys.contains(member.key) {
@@ -83,7 +83,7 @@ extension ScenarioDecoder {
                     hint: Self.didYouMean(member.key, allowed) ?? "a '\(kind)' step takes: \(allowed.joined(separator: ", "))")
             }
         }
-        let fields = Members(node: node, path: path, byKey: byKey)
+        let fields = Members(node: node, path: path, allowed: allowedMembers)
         let issueCount = issues.count
         let name = string(fields, "name", nonEmpty: true)
         let stepKind: Step.Kind?

@@ -9,15 +9,16 @@ struct ScenarioDecoder {
     struct Members {
         let node: JSONNode
         let path: String
-        let byKey: [String: JSONNode.Member]
+        /// The allowed members, in written order: a few, so a search costs less than an index.
+        let allowed: [JSONNode.Member]
         /// Allowed keys suggested for misspelt ones: a missing key that was misspelt is not reported twice.
         var suggested: Set<String> = []
 
-        subscript(key: String) -> JSONNode.Member? { byKey[key] }
+        subscript(key: String) -> JSONNode.Member? { allowed.first { $0.key == key } }
 
         func path(_ key: String) -> String { JSONPath.appending(path, key: key) }
 
-        func has(_ key: String) -> Bool { byKey[key] != nil }
+        func has(_ key: String) -> Bool { self[key] != nil }
     }
 
     let file: String
@@ -34,10 +35,10 @@ struct ScenarioDecoder {
     var stepNames: [String] = []
     /// The same names as a set.
     var stepNameSet: Set<String> = []
-    /// Where each exchange id was first given, for duplicates.
-    var firstExchangeUse: [String: ScenarioLocation] = [:]
+    /// Where each exchange id was first given (line, column), for duplicates.
+    var firstExchangeUse: [String: Position] = [:]
     /// Where each step name was first given, for duplicates.
-    var firstStepName: [String: ScenarioLocation] = [:]
+    var firstStepName: [String: Position] = [:]
     /// Whether exchanges and steps are still being read: a reference to an id or a name not
     /// read yet may be to a later one, so it is checked once the whole file is read.
     var reading = false
@@ -50,6 +51,18 @@ struct ScenarioDecoder {
     var readSteps: [Step] = []
     /// Whether the parser handed over `exchanges` and `steps` element by element.
     var streamed = false
+
+    /// A line and column: all a duplicate's message needs of the first one, for a fraction of
+    /// a location's memory (a file can hold a hundred thousand ids).
+    struct Position {
+        var line: Int
+        var column: Int
+
+        init(_ location: ScenarioLocation) {
+            line = location.line
+            column = location.column
+        }
+    }
 
     /// A reference to an exchange or step that was not read yet when it was met.
     enum LaterReference {
@@ -205,7 +218,7 @@ struct ScenarioDecoder {
                 rest[entry.key] = entry.value.value
             }
         }
-        checkRequiredGiven(present: Set(given.byKey.keys), at: given.node, path: given.path)
+        checkRequiredGiven(present: Set(given.allowed.map(\.key)), at: given.node, path: given.path)
         return (.object(rest), clockStart)
     }
 
@@ -271,12 +284,11 @@ struct ScenarioDecoder {
             report("\(what) must be an object; got \(node.value.typeDescription)", node, path)
             return nil
         }
-        var byKey: [String: JSONNode.Member] = [:]
+        var unknown = false
         var suggested: Set<String> = []
         for member in members {
-            if allowed.contains(member.key) {
-                byKey[member.key] = member
-            } else {
+            if !allowed.contains(member.key) {
+                unknown = true
                 let suggestion = Suggestion.closest(to: member.key, in: allowed)
                 if let suggestion { suggested.insert(suggestion) }
                 let hint =
@@ -287,7 +299,9 @@ struct ScenarioDecoder {
                     at: keyLocation(member, JSONPath.appending(path, key: member.key)), hint: hint)
             }
         }
-        return Members(node: node, path: path, byKey: byKey, suggested: suggested)
+        // Usually every key is allowed: the node's own list is then shared, not copied.
+        let kept = unknown ? members.filter { allowed.contains($0.key) } : members
+        return Members(node: node, path: path, allowed: kept, suggested: suggested)
     }
 
     /// Reports a required key that is missing, at the object that lacks it.

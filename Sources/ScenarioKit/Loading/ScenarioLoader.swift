@@ -42,28 +42,45 @@ public struct ScenarioLoader: Sendable {
     }
 
     /// What loading `bytes` would report, without keeping the scenario: each exchange and step
-    /// is decoded and dropped, so checking a very large file costs little beyond its bytes.
-    /// `nil` when it loads.
+    /// is decoded and dropped. `nil` when it loads.
     package func check(bytes: [UInt8], file: String, id: String) -> LoadFailure? {
-        guard case .failure(let failure) = decode(bytes, file: file, id: id, keep: false) else { return nil }
+        bytes.withUnsafeBufferPointer { check(buffer: $0, file: file, id: id) }
+    }
+
+    /// As ``check(bytes:file:id:)`` for a mapped file, whose pages are let go of as the parse
+    /// passes them: checking a very large file then costs little beyond what it names.
+    package func check(mapped: MappedFile, file: String, id: String) -> LoadFailure? {
+        check(buffer: mapped.bytes, file: file, id: id, read: mapped.release(before:))
+    }
+
+    private func check(buffer: UnsafeBufferPointer<UInt8>, file: String, id: String, read: ((Int) -> Void)? = nil) -> LoadFailure? {
+        guard case .failure(let failure) = decode(buffer, file: file, id: id, keep: false, read: read) else { return nil }
         return failure
     }
 
     private func decode(_ bytes: [UInt8], file: String, id: String, keep: Bool) -> Result<Scenario, LoadFailure> {
+        bytes.withUnsafeBufferPointer { decode($0, file: file, id: id, keep: keep, read: nil) }
+    }
+
+    private func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, file: String, id: String, keep: Bool, read: ((Int) -> Void)?
+    ) -> Result<Scenario, LoadFailure> {
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         let state = DecoderState(ScenarioDecoder(file: file, directory: directory, actions: actions, givenKeys: givenKeys))
         state.decoder.keepsElements = keep
         state.decoder.reading = true
         let root: JSONNode
         do {
-            root = try JSONTextParser.parse(bytes: bytes, file: file, streaming: Self.streamedArrays) { array, node, index in
-                state.decoder.streamed = true
-                if array == 0 {
-                    state.decoder.decodeExchange(node, index: index)
-                } else {
-                    state.decoder.decodeStep(node, index: index)
-                }
-            }
+            root = try JSONTextParser.parse(
+                buffer: bytes, file: file, streaming: Self.streamedArrays,
+                element: { array, node, index in
+                    state.decoder.streamed = true
+                    if array == 0 {
+                        state.decoder.decodeExchange(node, index: index)
+                    } else {
+                        state.decoder.decodeStep(node, index: index)
+                    }
+                }, read: read)
         } catch {
             return .failure(LoadFailure(file: file, issues: [error]))
         }
@@ -98,14 +115,16 @@ public struct ScenarioLoader: Sendable {
 
     /// The secret-looking values of the whole document in document order, as if it were one
     /// tree: the streamed arrays are read once more, element by element.
-    private static func secrets(in bytes: [UInt8], root: JSONNode, file: String, named: Set<String>) -> [String] {
+    private static func secrets(in bytes: UnsafeBufferPointer<UInt8>, root: JSONNode, file: String, named: Set<String>) -> [String] {
         let policy = RedactionPolicy(extraKeys: named)
         let keys = streamedArrays.map { $0[0] }
         let perArray = FindingsBox(count: keys.count)
-        _ = try? JSONTextParser.parse(bytes: bytes, file: file, streaming: streamedArrays) { array, node, _ in
-            // As under its key: a secret-named array makes every string in it a secret.
-            policy.collect(json: .object(JSONObject([(keys[array], .array([node.value]))])), into: &perArray.found[array])
-        }
+        _ = try? JSONTextParser.parse(
+            buffer: bytes, file: file, streaming: streamedArrays,
+            element: { array, node, _ in
+                // As under its key: a secret-named array makes every string in it a secret.
+                policy.collect(json: .object(JSONObject([(keys[array], .array([node.value]))])), into: &perArray.found[array])
+            })
         var found = RedactionPolicy.Findings()
         for member in root.members ?? [] {
             if let array = keys.firstIndex(of: member.key), member.value.elements != nil {
