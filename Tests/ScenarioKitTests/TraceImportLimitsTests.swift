@@ -179,7 +179,7 @@ import Testing
             "name": "n \"quoted\"", "empty": [], "object": [:], "list": [1, ["a": [true, nil]], "x"], "last": ["k": [2.5]],
         ]
         var text = ""
-        var writer = PrettyObjectWriter { text += $0 }
+        var writer = PrettyObjectWriter { text += String(decoding: $0, as: UTF8.self) }
         for member in document {
             if case .array(let elements) = member.value {
                 writer.beginArray(member.key)
@@ -192,7 +192,8 @@ import Testing
         writer.end()
         #expect(text == JSONValue.object(document).prettyText)
         var empty = ""
-        PrettyObjectWriter { empty += $0 }.end()
+        var emptyWriter = PrettyObjectWriter { empty += String(decoding: $0, as: UTF8.self) }
+        emptyWriter.end()
         #expect(empty == JSONValue.object([:]).prettyText)
     }
 }

@@ -359,7 +359,11 @@ extension TraceImporter {
     /// The path as the stack writes it; kept percent-encoded where decoding would make it something
     /// a scenario path cannot be (a `?` or `#` inside it).
     private func decodedPath(_ path: String) -> String {
-        guard let decoded = path.removingPercentEncoding, !decoded.contains("?"), !decoded.contains("#"), decoded.hasPrefix("/") else {
+        // Without an escape there is nothing to decode, and the path came from a URL's path.
+        guard path.utf8.contains(UInt8(ascii: "%")) else { return path }
+        guard let decoded = path.removingPercentEncoding, !decoded.utf8.contains(UInt8(ascii: "?")),
+            !decoded.utf8.contains(UInt8(ascii: "#")), decoded.hasPrefix("/")
+        else {
             return path
         }
         return decoded

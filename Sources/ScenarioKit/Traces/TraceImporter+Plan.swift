@@ -52,25 +52,29 @@ extension TraceImporter {
         // A browser's page load: the document it navigated to. An API answering HTML to a fetch is kept.
         let accept = item.entry.request.headers.first(named: "Accept")?.lowercased() ?? ""
         if type == "document"
-            || (type.isEmpty && item.entry.request.method == "GET" && mime.hasPrefix("text/html") && accept.contains("text/html"))
+            || (type.isEmpty && item.entry.request.method == "GET" && mime.hasPrefix("text/html")
+                && SecretRedactor.bytes(of: accept, contain: "text/html"))
         {
             summary.droppedDocuments += 1
             return false
         }
         if options.keepStaticAssets { return true }
-        let staticExtensions: Set<String> = [
-            "js", "mjs", "css", "png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "woff", "woff2", "ttf", "otf", "map",
-        ]
-        let staticTypes: Set<String> = ["image", "stylesheet", "script", "font", "media", "manifest", "texttrack"]
         var isStatic =
-            staticTypes.contains(type) || mime.hasPrefix("image/") || mime.hasPrefix("font/") || mime.contains("css")
-            || mime.contains("javascript")
-        if let dot = item.path.lastIndex(of: "."), staticExtensions.contains(item.path[item.path.index(after: dot)...].lowercased()) {
+            Self.staticTypes.contains(type) || mime.hasPrefix("image/") || mime.hasPrefix("font/")
+            || SecretRedactor.bytes(of: mime, contain: "css") || SecretRedactor.bytes(of: mime, contain: "javascript")
+        if let dot = item.path.lastIndex(of: "."),
+            Self.staticExtensions.contains(item.path[item.path.index(after: dot)...].lowercased())
+        {
             isStatic = true
         }
         if isStatic { summary.droppedAssets += 1 }
         return !isStatic
     }
+
+    private static let staticExtensions: Set<String> = [
+        "js", "mjs", "css", "png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "woff", "woff2", "ttf", "otf", "map",
+    ]
+    private static let staticTypes: Set<String> = ["image", "stylesheet", "script", "font", "media", "manifest", "texttrack"]
 
     func classify(_ items: inout [Item]) {
         let own = { (item: Item) in self.spec.appRequests.contains { $0.matches(method: item.entry.request.method, path: item.path) } }
@@ -196,9 +200,7 @@ extension TraceImporter {
     }
 
     private func uniqueID(for item: Item, used: inout Set<String>, nextNumber: inout [String: Int]) -> String {
-        let slug = item.path.split(separator: "/").map { part in
-            String(part.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
-        }.joined(separator: "-")
+        let slug = Self.slug(of: item.path)
         let status = item.entry.response.map { String($0.status) } ?? "fault"
         let base = "\(item.entry.request.method.lowercased())-\(slug.isEmpty ? "root" : slug)-\(status)"
         var id = base
@@ -208,20 +210,45 @@ extension TraceImporter {
             id = "\(base)-\(number)"
             number += 1
         }
-        nextNumber[base] = number
+        // A base met once keeps no entry: the default says where it would count on from.
+        if number != 2 || nextNumber[base] != nil { nextNumber[base] = number }
         return id
+    }
+
+    /// The path's segments, lower case, with what is neither letter nor digit as `-`, joined by `-`.
+    static func slug(of path: String) -> String {
+        guard path.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return path.split(separator: "/").map { part in
+                String(part.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+            }.joined(separator: "-")
+        }
+        // ASCII, the usual case: byte by byte, as the rule above gives it.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count)
+        for part in path.utf8.split(separator: UInt8(ascii: "/")) {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: "-")) }
+            for byte in part {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(byte)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+                default: bytes.append(UInt8(ascii: "-"))
+                }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Response fields that shape behaviour; transport bookkeeping is left out.
     func keptHeaders(_ fields: [HARLog.Field]) -> [HARLog.Field] {
-        let dropped: Set<String> = [
-            "content-length", "transfer-encoding", "connection", "keep-alive", "date", "server", "content-encoding", "vary",
-        ]
         var seen: Set<String> = []
         return fields.filter { field in
             let name = field.name.lowercased()
             // Scenario headers are an object: a repeated name keeps its first value.
-            return !dropped.contains(name) && seen.insert(name).inserted
+            return !Self.droppedHeaders.contains(name) && seen.insert(name).inserted
         }
     }
+
+    private static let droppedHeaders: Set<String> = [
+        "content-length", "transfer-encoding", "connection", "keep-alive", "date", "server", "content-encoding", "vary",
+    ]
 }

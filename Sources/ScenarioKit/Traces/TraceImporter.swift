@@ -147,14 +147,13 @@ public struct TraceImporter: Sendable {
         from log: HARLog, file: String, actions: [ActionSpec], givenKeys: [GivenSpec]
     ) throws(Failure) -> (text: String, summary: Summary) {
         let text = TextBox()
-        var writer = PrettyObjectWriter { text.value += $0 }
+        var writer = PrettyObjectWriter { text.bytes += $0 }
         let drafted = try writeDraft(from: log, file: file, to: &writer)
         writer.end()
-        text.value += "\n"
-        let failure = ScenarioLoader(actions: actions, givenKeys: givenKeys).check(
-            bytes: Array(text.value.utf8), file: Self.draftName, id: "imported")
+        text.bytes.append(0x0A)
+        let failure = ScenarioLoader(actions: actions, givenKeys: givenKeys).check(bytes: text.bytes, file: Self.draftName, id: "imported")
         if let failure { throw Self.failure(failure, of: drafted, positions: log.entries.map(\.position), file: file) }
-        return (text.value, drafted.summary)
+        return (String(decoding: text.bytes, as: UTF8.self), drafted.summary)
     }
 
     /// Writes the scenario for `log` to `path`, a piece at a time, and checks what was written
@@ -168,20 +167,21 @@ public struct TraceImporter: Sendable {
         let positions = log.entries.map(\.position)
         let output = try ReportOutput(path: path)
         var writeError: (any Error)?
-        var writer = PrettyObjectWriter { text in
+        var writer = PrettyObjectWriter { bytes in
             guard writeError == nil else { return }
-            do { try output.write(text) } catch { writeError = error }
+            do { try output.write(Data(bytes)) } catch { writeError = error }
         }
         let drafted = try writeDraft(from: log, file: file, to: &writer)
         _ = consume log
+        FreedMemory.release()
         writer.end()
         if writeError == nil {
             do { try output.write("\n") } catch { writeError = error }
         }
         if let writeError { throw writeError }
         try output.close()
-        let bytes = try FileBytes.read(output.partialPath)
-        let failure = ScenarioLoader(actions: actions, givenKeys: givenKeys).check(bytes: bytes, file: Self.draftName, id: "imported")
+        let mapped = try MappedFile(path: output.partialPath)
+        let failure = ScenarioLoader(actions: actions, givenKeys: givenKeys).check(mapped: mapped, file: Self.draftName, id: "imported")
         if let failure { throw Self.failure(failure, of: drafted, positions: positions, file: file) }
         try output.commit()
         return drafted.summary
@@ -217,5 +217,5 @@ public struct TraceImporter: Sendable {
 
 /// Text built from the writer's pieces.
 private final class TextBox {
-    var value = ""
+    var bytes: [UInt8] = []
 }
