@@ -98,6 +98,10 @@ extension JSONTextParser {
         var streamElement: ((Int, JSONNode, Int) throws(LoadIssue) -> Void)?
         /// Told the offset reached after each streamed element.
         var readUpTo: ((Int) -> Void)?
+        /// The members and elements of the containers being read, one list per depth, kept
+        /// for the next container at that depth.
+        private var memberLists: [[JSONNode.Member]] = []
+        private var elementLists: [[JSONNode]] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
             self.bytes = bytes
@@ -161,8 +165,9 @@ extension JSONTextParser {
         private mutating func parseObject(line: Int, column: Int) throws(LoadIssue) -> JSONNode {
             try enterContainer()
             offset += 1  // {
-            var members: [JSONNode.Member] = []
-            var object = JSONObject()
+            let level = depth
+            if memberLists.count <= level { memberLists.append(contentsOf: Array(repeating: [], count: level + 1 - memberLists.count)) }
+            memberLists[level].removeAll(keepingCapacity: true)
             // Most objects have a few keys: a duplicate is looked for among them, and only
             // a large object gets an index (hashing every key costs more than it saves).
             var seen: [String: Int]?
@@ -170,7 +175,7 @@ extension JSONTextParser {
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
                 offset += 1
                 depth -= 1
-                return JSONNode(value: .object(object), line: line, column: column, content: .object(members))
+                return JSONNode(value: .object(JSONObject()), line: line, column: column, content: .object([]))
             }
             while true {
                 skipWhitespace()
@@ -178,7 +183,7 @@ extension JSONTextParser {
                     throw issue("unexpected end of input; expected a key in double quotes", at: offset)
                 }
                 guard bytes[offset] == UInt8(ascii: "\"") else {
-                    if bytes[offset] == UInt8(ascii: "}"), !members.isEmpty {
+                    if bytes[offset] == UInt8(ascii: "}"), !memberLists[level].isEmpty {
                         throw issue("trailing comma before '}'; remove the comma", at: offset)
                     }
                     throw issue("expected a key in double quotes; got \(describe(bytes[offset]))", at: offset)
@@ -186,9 +191,10 @@ extension JSONTextParser {
                 let keyOffset = offset
                 let (keyLine, keyColumn) = position(of: keyOffset)
                 let key = try parseString()
-                if let first = Self.index(of: key, in: members, seen: &seen) {
+                if let first = Self.index(of: key, in: memberLists[level], seen: &seen) {
+                    let written = memberLists[level][first]
                     throw issue(
-                        "duplicate key '\(key)' (first written at line \(members[first].keyLine), column \(members[first].keyColumn)); keep one",
+                        "duplicate key '\(key)' (first written at line \(written.keyLine), column \(written.keyColumn)); keep one",
                         at: keyOffset)
                 }
                 skipWhitespace()
@@ -199,8 +205,7 @@ extension JSONTextParser {
                 path.append(.key(key))
                 let value = try parseValue()
                 path.removeLast()
-                members.append(JSONNode.Member(key: key, keyLine: keyLine, keyColumn: keyColumn, value: value))
-                object.appendNew(key, value.value)
+                memberLists[level].append(JSONNode.Member(key: key, keyLine: keyLine, keyColumn: keyColumn, value: value))
                 skipWhitespace()
                 guard offset < bytes.count else {
                     throw issue("unexpected end of input; expected ',' or '}' after object member", at: offset)
@@ -211,6 +216,8 @@ extension JSONTextParser {
                 case UInt8(ascii: "}"):
                     offset += 1
                     depth -= 1
+                    let members = Self.copy(memberLists[level])
+                    let object = JSONObject(unchecked: members.map { (key: $0.key, value: $0.value.value) })
                     return JSONNode(value: .object(object), line: line, column: column, content: .object(members))
                 default:
                     throw issue("expected ',' or '}' after object member", at: offset)
@@ -221,7 +228,9 @@ extension JSONTextParser {
         private mutating func parseArray(line: Int, column: Int) throws(LoadIssue) -> JSONNode {
             try enterContainer()
             offset += 1  // [
-            var elements: [JSONNode] = []
+            let level = depth
+            if elementLists.count <= level { elementLists.append(contentsOf: Array(repeating: [], count: level + 1 - elementLists.count)) }
+            elementLists[level].removeAll(keepingCapacity: true)
             let streamedArray = streamedArray()
             let streamed = streamedArray != nil ? streamElement : nil
             var count = 0
@@ -243,7 +252,7 @@ extension JSONTextParser {
                     try streamed(streamedArray, element, count)
                     readUpTo?(offset)
                 } else {
-                    elements.append(element)
+                    elementLists[level].append(element)
                 }
                 count += 1
                 skipWhitespace()
@@ -256,10 +265,22 @@ extension JSONTextParser {
                 case UInt8(ascii: "]"):
                     offset += 1
                     depth -= 1
+                    let elements = Self.copy(elementLists[level])
                     return JSONNode(
                         value: .array(elements.map(\.value)), line: line, column: column, content: .array(elements))
                 default:
                     throw issue("expected ',' or ']' after array element", at: offset)
+                }
+            }
+        }
+
+        /// A list of exactly the size of `list`: made once, where growing it as it was read
+        /// would have made it several times over.
+        private static func copy<Element>(_ list: [Element]) -> [Element] {
+            list.withUnsafeBufferPointer { source in
+                [Element](unsafeUninitializedCapacity: source.count) { target, count in
+                    _ = target.initialize(fromContentsOf: source)
+                    count = source.count
                 }
             }
         }
