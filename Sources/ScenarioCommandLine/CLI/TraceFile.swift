@@ -27,8 +27,20 @@ enum TraceFile {
         }
     }
 
-    /// Writes `log` as HAR 1.2 to `path`.
+    /// Writes `log` as HAR 1.2 to `path`, an entry at a time; the file takes its name only
+    /// once it is whole.
     static func write(_ log: HARLog, to path: String) throws(CLIError) {
-        try ReportFile.write(log.harText(creatorVersion: ScenarioCLI.version), to: path)
+        do {
+            let output = try ReportOutput(path: path)
+            var failure: (any Error)?
+            log.writeHAR(creatorVersion: ScenarioCLI.version) { bytes in
+                guard failure == nil else { return }
+                do { try output.write(Data(bytes)) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            try output.commit()
+        } catch {
+            throw .cannotWrite(path: path, reason: (error as? ReportWriteError)?.reason ?? error.localizedDescription)
+        }
     }
 }
