@@ -244,7 +244,11 @@ public struct RedactionPolicy: Sendable, Hashable {
         for pair in body.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { continue }
-            let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
+            let decode = { (text: Substring) in
+                // Most values hold neither `+` nor an escape: nothing to decode.
+                guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
+                return text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+            }
             let name = decode(parts[0])
             if isCredentialName(name) {
                 found.add(decode(parts[1]), Self.kind(forName: name))

@@ -65,18 +65,35 @@ public struct TraceRedactor: Sendable {
 private struct SecretFinder {
     let policy = RedactionPolicy()
     var found = RedactionPolicy.Findings()
+    /// What each header field gave, for the short ones: the same few repeat in every entry.
+    private var headerFindings: [HARLog.Field: [RedactionPolicy.Finding]] = [:]
 
     /// The secrets, without placeholders of an already redacted trace.
     var ordered: [RedactionPolicy.Finding] { found.ordered.filter { !$0.value.hasPrefix("redacted-") } }
 
     mutating func collect(_ entry: HARLog.Entry) {
-        for field in entry.request.headers { policy.collect(header: field.name, value: field.value, into: &found) }
+        for field in entry.request.headers { collect(header: field) }
         collect(url: entry.request.url)
         if let body = entry.request.body { policy.collect(body: Data(body.utf8), contentType: entry.request.mimeType, into: &found) }
         if let response = entry.response {
-            for field in response.headers { policy.collect(header: field.name, value: field.value, into: &found) }
+            for field in response.headers { collect(header: field) }
             policy.collect(body: response.body, contentType: response.mimeType, into: &found)
         }
+    }
+
+    private mutating func collect(header field: HARLog.Field) {
+        guard field.value.utf8.count <= 128 else {
+            policy.collect(header: field.name, value: field.value, into: &found)
+            return
+        }
+        if let known = headerFindings[field] {
+            for finding in known { found.add(finding.value, finding.kind) }
+            return
+        }
+        var own = RedactionPolicy.Findings()
+        policy.collect(header: field.name, value: field.value, into: &own)
+        for finding in own.ordered { found.add(finding.value, finding.kind) }
+        if headerFindings.count < 50_000 { headerFindings[field] = own.ordered }
     }
 
     private mutating func collect(url: String) {
