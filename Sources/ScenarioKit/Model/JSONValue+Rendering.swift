@@ -91,12 +91,6 @@ extension JSONValue {
         return value.isFinite ? "\(value)" : "null"
     }
 
-    static func writeString(_ value: String, to out: inout String) {
-        var bytes: [UInt8] = []
-        writeString(value, to: &bytes)
-        out += String(decoding: bytes, as: UTF8.self)
-    }
-
     static func writeString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Runs that need no escape are copied whole.
