@@ -9,6 +9,9 @@ import Foundation
 /// A run of another program: how long it took and its peak memory.
 struct ChildRun {
     var wall: Duration
+    /// User and system time of the program and the children it waited for: steadier than the
+    /// wall time on a machine others use too.
+    var cpu: Duration = .zero
     /// The peak of the largest single process: the program or a worker it started and waited for.
     var peakMegabytes: Double
     /// The highest sum of the program's and its workers' resident memory seen while it ran
@@ -97,7 +100,10 @@ enum Measure {
         #else
             let megabytes = Double(usage.ru_maxrss) / 1024  // kilobytes
         #endif
-        return ChildRun(wall: wall, peakMegabytes: megabytes, peakTotalMegabytes: total, status: status)
+        let cpu =
+            Duration.seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + .microseconds(Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec))
+        return ChildRun(wall: wall, cpu: cpu, peakMegabytes: megabytes, peakTotalMegabytes: total, status: status)
     }
 }
 

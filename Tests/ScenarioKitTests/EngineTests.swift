@@ -295,6 +295,26 @@ import Testing
         #expect(redactor.redact("pw pa\u{308}sswo\u{308}rt-9") == "pw ‹redacted#2›")
     }
 
+    /// Many secrets sharing a long prefix (a capture's 200 bearer tokens) are each found where
+    /// they stand, the longest one that fits first, as they are written and escaped alike.
+    @Test func redactorFindsEachOfManySecretsThatShareAPrefix() {
+        let tokens = (0..<200).map { "acc-live-\(String(1000 + $0).dropFirst())XyZ" }
+        let redactor = SecretRedactor(secrets: tokens + ["acc-live-000XyZ-extended", "acc-l"])
+        #expect(redactor.redact("Bearer acc-live-007XyZ;") == "Bearer ‹redacted#8›;")
+        #expect(redactor.redact("acc-live-199XyZ acc-live-000XyZ-extended") == "‹redacted#200› ‹redacted#201›")
+        // Inside a longer word a secret of 12 bytes or more is still found; the short one is not.
+        #expect(redactor.redact("xacc-live-042XyZx acc-lx") == "x‹redacted#43›x acc-lx")
+        // Near an escape, and escaped: each form is found.
+        #expect(redactor.redact("a=acc-live-001XyZ&b=acc%2Dlive-002XyZ") == "a=‹redacted#2›&b=‹redacted#3›")
+        #expect(redactor.redact(#"{\"t\":\"acc-live-003XyZ\"}"#) == #"{\"t\":\"‹redacted#4›\"}"#)
+        // In base64 at any alignment of a larger blob.
+        for padding in ["", "x", "xy"] {
+            let blob = Data((padding + "tok acc-live-150XyZ end").utf8).base64EncodedString()
+            #expect(redactor.redact(blob).contains("‹redacted#151›"), "\(blob)")
+        }
+        #expect(redactor.redact("acc-live-2000XyZ acc-live-20XyZ") == "acc-live-2000XyZ acc-live-20XyZ")
+    }
+
     @Test func secretsTooShortToBeCredentialsMaskNothing() {
         let redactor = SecretRedactor(secrets: ["1", "ab3"])
         #expect(redactor.redact("step 1 of 3, ab3") == "step 1 of 3, ab3")

@@ -126,6 +126,44 @@ import Testing
         #expect(throws: LoadIssue.self) { try JSONTextParser(data: Data(bytes), file: "t").parseDocument() }
     }
 
+    /// Strings are checked byte by byte: what is not UTF-8 (a stray continuation byte, an
+    /// overlong form, a surrogate, a value past U+10FFFF, a cut sequence) is an issue, with or
+    /// without escapes in the same string; every well-formed length is text.
+    @Test(
+        arguments: [
+            [0x80], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80],
+            [0xE2, 0x82], [0xF0, 0x9F, 0x98],
+        ] as [[UInt8]])
+    func malformedUTF8IsAnIssue(_ sequence: [UInt8]) throws {
+        for prefix in [[0x61], Array(#"\n"#.utf8)] as [[UInt8]] {
+            let bytes = [0x22] + prefix + sequence + [0x22]
+            #expect(throws: LoadIssue.self) { try JSONTextParser(data: Data(bytes), file: "t").parseDocument() }
+        }
+        let text = "ä€😀\u{10FFFF}\u{E000}"
+        #expect(try parse("\"\(text)\"").value == .string(text))
+        #expect(try parse("\"\\t\(text)\"").value == .string("\t" + text))
+    }
+
+    /// A duplicate key is found however many keys come before it, and the issue says where
+    /// the first one is.
+    @Test(arguments: [3, 15, 16, 40])
+    func duplicateKeysAreFoundInObjectsOfAnySize(keys: Int) throws {
+        let members = (0..<keys).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        #expect(try parse("{\(members)}").members?.count == keys)
+        #expect {
+            _ = try parse("{\(members), \"k1\": 0}")
+        } throws: { error in
+            (error as? LoadIssue)?.message == "duplicate key 'k1' (first written at line 1, column 11); keep one"
+        }
+    }
+
+    /// Short integers are read without text; they and the longer ones are the numbers written.
+    @Test func integersOfAnyLengthAreExact() throws {
+        let numbers = try parse("[123456789012345, -12345678901234, 1234567890123456, 0, -0]").value
+        #expect(numbers == [123_456_789_012_345, -12_345_678_901_234, 1_234_567_890_123_456, 0, 0])
+        #expect(try parse("-0").value.numberValue?.sign == .minus)
+    }
+
     @Test func byteOrderMarkIsSkipped() throws {
         let node = try JSONTextParser(data: Data([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)), file: "t").parseDocument()
         #expect(node.value == [1])

@@ -278,6 +278,76 @@ import Testing
         }
     }
 
+    /// Exchanges and steps are decoded as the parser reads them: a reference to one written
+    /// further down the file is checked once the file is read, in either order.
+    @Test func referencesToExchangesAndStepsWrittenLaterLoad() throws {
+        let text = """
+            {"name": "n", "description": "d",
+             "steps": [{"do": "bootstrap"}, {"check": {"requests": {"counts": {"late": 0}}}}, {"name": "held", "do": "refresh"}],
+             "exchanges": [
+               {"id": "early", "request": {"path": "/a"}, "response": {"status": 200}, "after": "late", "release": {"atStep": "held"}},
+               {"id": "late", "request": {"path": "/b"}, "response": {"status": 200}}],
+             "expect": {"requests": {"counts": {"early": 0}}}}
+            """
+        let scenario = try load(text).get()
+        #expect(scenario.exchanges.map(\.after) == [["late"], []])
+        #expect(scenario.exchanges.first?.release == .atStep("held"))
+        #expect(scenario.steps.count == 3)
+        let unknown = text.replacingOccurrences(of: #"{"late": 0}"#, with: #"{"lately": 0}"#)
+            .replacingOccurrences(of: #""atStep": "held""#, with: #""atStep": "hold""#)
+        guard case .failure(let failure) = load(unknown) else {
+            Issue.record("references to nothing loaded")
+            return
+        }
+        #expect(
+            failure.issues.map(\.message) == [
+                "'counts' names unknown exchange 'lately'", #"'atStep' names no step: no step has "name": "hold""#,
+            ])
+        #expect(failure.issues.map(\.location.path) == ["$.steps[1].check.requests.counts.lately", "$.exchanges[0].release.atStep"])
+        #expect(failure.issues.first?.hint == "did you mean 'late'?")
+    }
+
+    /// Issues quote short values; a secret written inside an exchange or a step is masked in
+    /// them as one written anywhere else is, although those are not kept as a tree.
+    @Test func secretsInsideExchangesAndStepsAreMaskedInIssues() {
+        let text = """
+            {"name": "n", "description": "d",
+             "exchanges": [{"request": {"json": {"password": "pw-Zq81x"}}, "response": {"status": 200}}],
+             "steps": [{"do": "login", "with": {"email": "a@b.c", "password": "pw-Zq81x"}}, {"do": "pw-Zq81x"}]}
+            """
+        guard case .failure(let failure) = load(text) else {
+            Issue.record("an unknown action loaded")
+            return
+        }
+        #expect(failure.issues.map(\.message) == ["unknown action '‹redacted#1›'"])
+        // The check reports what the load reports, and keeps nothing.
+        let checked = LoaderFixtures.loader.check(bytes: Array(text.utf8), file: "/scenarios/s.json", id: "s")
+        #expect(checked?.issues.map(\.message) == failure.issues.map(\.message))
+        #expect(LoaderFixtures.loader.check(bytes: Array(LoaderFixtures.fullScenario.utf8), file: "/scenarios/s.json", id: "s") == nil)
+    }
+
+    /// A check of a mapped file lets go of the pages it has parsed; they stay readable (an issue
+    /// may look back for its column), and an empty file is an issue, not a crash.
+    @Test func aMappedFileStaysReadableAfterItsParsedPagesAreLetGo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("big.bin").path
+        let bytes = (0..<(9 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let mapped = try MappedFile(path: path)
+        mapped.release(before: 8 << 20)
+        #expect(mapped.bytes.elementsEqual(bytes))
+        let empty = folder.appendingPathComponent("empty.json").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let failure = LoaderFixtures.loader.check(mapped: try MappedFile(path: empty), file: "empty.json", id: "e")
+        #expect(failure?.issues.map(\.message) == ["the file is empty; expected a JSON value"])
+        let scenario = folder.appendingPathComponent("s.json").path
+        try Data(LoaderFixtures.fullScenario.utf8).write(to: URL(fileURLWithPath: scenario))
+        #expect(LoaderFixtures.loader.check(mapped: try MappedFile(path: scenario), file: scenario, id: "s") == nil)
+        #expect(throws: (any Error).self) { try MappedFile(path: folder.appendingPathComponent("missing").path) }
+    }
+
     /// The 1-based line and column (in characters) where the `occurrence`-th `needle` starts.
     static func position(of needle: String, occurrence: Int, in text: String) -> (Int, Int)? {
         var searchStart = text.startIndex

@@ -138,4 +138,62 @@ import Testing
         #expect(summary.droppedAssets == 1)
         #expect(scenario["exchanges"]?.arrayValue?.count == 1)
     }
+
+    /// Written to a file a piece at a time, the draft is the text the in-memory import gives
+    /// and the document the tree import gives; a draft that fails leaves nothing, not even a
+    /// partial file beside where it would have gone.
+    @Test func aDraftWrittenToAFileIsTheSameTextAndAFailureLeavesNothing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let entries = [
+            Self.entry(0, "https://a/health"), Self.entry(0.02, "https://a/me"), Self.entry(1, "https://a/feed?page=2"),
+            Self.entry(1.001, "https://a/feed?page=3"), Self.entry(5, "https://a/login", method: "POST", body: #"{"email":"a@b.c"}"#),
+        ]
+        let log = HARLog(entries: entries)
+        let importer = TraceImporter(spec: Self.spec)
+        let path = folder.appendingPathComponent("out/s.json").path
+        let summary = try importer.importScenario(from: log, file: "t.har", actions: Self.actions, givenKeys: [], to: path)
+        let text = try importer.importScenario(from: log, file: "t.har", actions: Self.actions, givenKeys: [])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text.text)
+        #expect(summary == text.summary)
+        #expect(JSONValue.parse(Data(text.text.utf8)) == (try importer.makeScenario(from: log, file: "t.har").scenario))
+        #expect([summary.steps, summary.exchanges] == [8, 5] as [Int])
+
+        let deep = String(repeating: "[", count: 506) + String(repeating: "]", count: 506)
+        let failing = HARLog(entries: entries + [Self.entry(9, "https://a/x", method: "POST", body: deep)])
+        let elsewhere = folder.appendingPathComponent("out/failed.json").path
+        #expect(throws: TraceImporter.Failure.self) {
+            _ = try importer.importScenario(from: failing, file: "t.har", actions: Self.actions, givenKeys: [], to: elsewhere)
+        }
+        // Written whole, then rejected by the loader (a driver without these actions): not kept either.
+        let rejected = #expect(throws: TraceImporter.Failure.self) {
+            _ = try importer.importScenario(from: log, file: "t.har", actions: [], givenKeys: [], to: elsewhere)
+        }
+        #expect(rejected?.description.contains("would not load: unknown action 'start' (at $.steps[0].do of the scenario)") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path) == ["s.json"])
+    }
+
+    /// The writer gives what `prettyText` gives, member by member and element by element.
+    @Test func theObjectWriterWritesWhatPrettyTextWrites() {
+        let document: JSONObject = [
+            "name": "n \"quoted\"", "empty": [], "object": [:], "list": [1, ["a": [true, nil]], "x"], "last": ["k": [2.5]],
+        ]
+        var text = ""
+        var writer = PrettyObjectWriter { text += String(decoding: $0, as: UTF8.self) }
+        for member in document {
+            if case .array(let elements) = member.value {
+                writer.beginArray(member.key)
+                for element in elements { writer.element(element) }
+                writer.endArray()
+            } else {
+                writer.member(member.key, member.value)
+            }
+        }
+        writer.end()
+        #expect(text == JSONValue.object(document).prettyText)
+        var empty = ""
+        var emptyWriter = PrettyObjectWriter { empty += String(decoding: $0, as: UTF8.self) }
+        emptyWriter.end()
+        #expect(empty == JSONValue.object([:]).prettyText)
+    }
 }

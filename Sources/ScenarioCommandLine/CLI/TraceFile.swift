@@ -12,8 +12,14 @@ enum TraceFile {
                 "\(path):1:1: error: the file has \(size) bytes, more than the \(HARReader.maximumBytes) a trace may have (at $) — export only the requests of the bug"
             )
         }
+        guard FileManager.default.fileExists(atPath: path) else { throw .cannotRead(path: path, reason: "no such file") }
         // Bytes, not Data: the parser reads bytes, and the file is then held once.
-        let bytes = [UInt8](try ReportFile.read(path))
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            throw .cannotRead(path: path, reason: error.localizedDescription)
+        }
         do {
             return try HARReader(file: path).read(bytes: bytes)
         } catch {
@@ -21,8 +27,20 @@ enum TraceFile {
         }
     }
 
-    /// Writes `log` as HAR 1.2 to `path`.
+    /// Writes `log` as HAR 1.2 to `path`, an entry at a time; the file takes its name only
+    /// once it is whole.
     static func write(_ log: HARLog, to path: String) throws(CLIError) {
-        try ReportFile.write(log.harText(creatorVersion: ScenarioCLI.version), to: path)
+        do {
+            let output = try ReportOutput(path: path)
+            var failure: (any Error)?
+            log.writeHAR(creatorVersion: ScenarioCLI.version) { bytes in
+                guard failure == nil else { return }
+                do { try output.write(Data(bytes)) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            try output.commit()
+        } catch {
+            throw .cannotWrite(path: path, reason: (error as? ReportWriteError)?.reason ?? error.localizedDescription)
+        }
     }
 }

@@ -53,29 +53,53 @@ struct ImportCommand: Command {
         var options = self.options
         // A trace this tool exported carries exact virtual times: every gap is meant.
         if log.creator == "SessionScenarios" { options.minimumGap = .milliseconds(1) }
-        // The draft is loaded with the driver before anything is written: a trace either gives a
-        // scenario that loads or an error naming the entry (file:line:column, JSON path).
-        let imported: (text: String, summary: TraceImporter.Summary)
+        // The draft is written a piece at a time and loaded with the driver before it takes its
+        // name: a trace either gives a scenario that loads or an error naming the entry
+        // (file:line:column, JSON path). Standard output gets it only once it has loaded.
+        let destination = output ?? NSTemporaryDirectory() + "scenario-import-\(UUID().uuidString).json"
+        defer { if output == nil { try? FileManager.default.removeItem(atPath: destination) } }
+        let summary: TraceImporter.Summary
         do {
-            imported = try TraceImporter(spec: context.driver.traceImport, options: options).importScenario(
-                from: log, file: input, actions: context.driver.actions, givenKeys: context.driver.givenKeys)
+            summary = try TraceImporter(spec: context.driver.traceImport, options: options).importScenario(
+                from: consume log, file: input, actions: context.driver.actions, givenKeys: context.driver.givenKeys,
+                to: destination)
+        } catch let failure as TraceImporter.Failure {
+            throw .invalidTrace(failure.description)  // printed as is: one "error:"
         } catch {
-            throw .invalidTrace(error.description)  // printed as is: one "error:"
+            throw .cannotWrite(
+                path: output ?? "standard output", reason: (error as? ReportWriteError)?.reason ?? error.localizedDescription)
         }
-        let text = imported.text
-        let summary = imported.summary
         let left = summary.notes.isEmpty ? "" : " (" + summary.notes.joined(separator: "; ") + ")"
         let note =
             "Imported \(summary.entries - summary.dropped) of \(summary.entries) entries\(left): "
             + "\(summary.exchanges) exchanges, \(summary.steps) steps, \(summary.appRequests) sent by the app itself, "
             + "\(summary.withoutResponse) without response; \(redaction)\n"
         if let output {
-            try ReportFile.write(text, to: output)
             context.console.out("Wrote \(output). " + note)
         } else {
-            context.console.out(text)
+            try Self.copy(destination, to: context.console.out)
             context.console.err(note)
         }
         return .success
+    }
+
+    /// The file's text in pieces of about a megabyte, each ending at a line break, so a large
+    /// draft is never held whole.
+    private static func copy(_ path: String, to out: (String) -> Void) throws(CLIError) {
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            var pending = Data()
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                pending.append(chunk)
+                // A line break is one byte in UTF-8 and never inside a character: cut after the last.
+                guard let last = pending.lastIndex(of: 0x0A) else { continue }
+                out(String(decoding: pending[...last], as: UTF8.self))
+                pending = Data(pending[pending.index(after: last)...])
+            }
+            if !pending.isEmpty { out(String(decoding: pending, as: UTF8.self)) }
+        } catch {
+            throw .cannotRead(path: path, reason: error.localizedDescription)
+        }
     }
 }

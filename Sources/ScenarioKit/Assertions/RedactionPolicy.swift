@@ -48,13 +48,21 @@ public struct RedactionPolicy: Sendable, Hashable {
 
         /// Adds a value (trimmed; empty ones and repeats are dropped).
         public mutating func add(_ value: String, _ kind: TraceRedactor.Kind) {
-            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            // Values are rarely padded: trimming is asked of Foundation only when an end may be space.
+            let trimmed = Self.mayNeedTrimming(value) ? value.trimmingCharacters(in: .whitespaces) : value
             guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { return }
             ordered.append(Finding(trimmed, kind))
         }
 
         /// The values, in order.
         public var values: [String] { ordered.map(\.value) }
+
+        /// Whether either end of `value` is a space or tab, or not ASCII (other spaces are).
+        private static func mayNeedTrimming(_ value: String) -> Bool {
+            guard let first = value.utf8.first, let last = value.utf8.last else { return false }
+            func mayBeSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte >= 0x80 }
+            return mayBeSpace(first) || mayBeSpace(last)
+        }
     }
 
     /// More names whose values are secret (a scenario's `secrets`, a driver's `secretKeys`),
@@ -107,7 +115,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     }
 
     /// Answers of ``isCredentialName(_:)`` without extra keys, shared by every policy.
-    private static let builtInAnswers = NameAnswers()
+    private static let builtInAnswers = NameAnswers<Bool>()
 
     private func decideCredentialName(_ name: String) -> Bool {
         let key = Self.normalized(name)
@@ -236,7 +244,11 @@ public struct RedactionPolicy: Sendable, Hashable {
         for pair in body.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { continue }
-            let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
+            let decode = { (text: Substring) in
+                // Most values hold neither `+` nor an escape: nothing to decode.
+                guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
+                return text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+            }
             let name = decode(parts[0])
             if isCredentialName(name) {
                 found.add(decode(parts[1]), Self.kind(forName: name))
@@ -274,11 +286,36 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// Header names whose whole value is a credential, besides `Authorization` and cookies.
     static let keyHeaderWords = ["apikey", "token", "secret", "auth", "session", "password", "signature"]
 
-    /// The secrets of one header field.
-    public func collect(header name: String, value: String, into found: inout Findings) {
+    /// What a header's name makes of its value.
+    private enum HeaderRule {
+        case authorization, cookie, setCookie, key, other
+    }
+
+    /// The rule for a header name; names repeat in every entry, so the built-in answer is remembered.
+    private func headerRule(_ name: String) -> HeaderRule {
+        guard extraKeys.isEmpty else { return decideHeaderRule(name) }
+        if let known = Self.builtInHeaderRules.answer(for: name) { return known }
+        let rule = decideHeaderRule(name)
+        Self.builtInHeaderRules.remember(rule, for: name)
+        return rule
+    }
+
+    private static let builtInHeaderRules = NameAnswers<HeaderRule>()
+
+    private func decideHeaderRule(_ name: String) -> HeaderRule {
         let key = Self.normalized(name)
         switch key {
-        case "authorization", "proxyauthorization":
+        case "authorization", "proxyauthorization": return .authorization
+        case "cookie": return .cookie
+        case "setcookie": return .setCookie
+        default: return Self.keyHeaderWords.contains(where: key.contains) || isCredentialName(name) ? .key : .other
+        }
+    }
+
+    /// The secrets of one header field.
+    public func collect(header name: String, value: String, into found: inout Findings) {
+        switch headerRule(name) {
+        case .authorization:
             if let credential = Self.credentials(in: value).first { found.add(credential, .authorization) }
             // `Basic base64(user:password)`: the password is secret in its own right too.
             let parts = value.split(separator: " ", maxSplits: 1)
@@ -287,18 +324,20 @@ public struct RedactionPolicy: Sendable, Hashable {
             {
                 found.add(String(pair[pair.index(after: colon)...]), .password)
             }
-        case "cookie":
+        case .cookie:
             for pair in value.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 if parts.count == 2, parts[1].count >= Self.minimumCookieLength { found.add(String(parts[1]), .cookie) }
             }
-        case "setcookie":
+        case .setCookie:
             // Only the cookie's own value: attributes such as Path are not secret.
             let first = value.split(separator: ";").first.map(String.init) ?? ""
             let parts = first.split(separator: "=", maxSplits: 1)
             if parts.count == 2, parts[1].count >= Self.minimumCookieLength { found.add(String(parts[1]), .cookie) }
-        default:
-            if Self.keyHeaderWords.contains(where: key.contains) || isCredentialName(name) { found.add(value, .apiKey) }
+        case .key:
+            found.add(value, .apiKey)
+        case .other:
+            break
         }
         for jwt in Self.jwtShaped(in: value) { found.add(jwt, .jwt) }
     }
@@ -313,17 +352,22 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// The secret segments of a URL path: see the type's rule.
     public func collect(path: String, into found: inout Findings) {
         let path = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
-        let segments = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        let segments = path.split(separator: "/").map { part in
+            // Only a segment with an escape needs Foundation to decode it.
+            part.utf8.contains(UInt8(ascii: "%")) ? String(part).removingPercentEncoding ?? String(part) : String(part)
+        }
         for (index, segment) in segments.enumerated() {
             if !Self.jwtShaped(in: segment).isEmpty {
                 found.add(segment, .jwt)
                 continue
             }
+            // Short segments (`/items/42/like`) are neither shape: most end here.
+            guard segment.utf8.count >= 8 else { continue }
             let hasDigit = segment.contains(where: \.isNumber)
             let hasLetter = segment.contains(where: \.isLetter)
             if segment.count >= 24, hasDigit, hasLetter {
                 found.add(segment, .token)
-            } else if index > 0, Self.credentialRoutes.contains(Self.normalized(segments[index - 1])), segment.count >= 8, hasLetter,
+            } else if index > 0, segment.count >= 8, hasLetter, Self.credentialRoutes.contains(Self.normalized(segments[index - 1])),
                 hasDigit || (segment.contains(where: \.isUppercase) && segment.contains(where: \.isLowercase))
             {
                 found.add(segment, .token)
@@ -364,13 +408,13 @@ public struct RedactionPolicy: Sendable, Hashable {
 }
 
 /// A bounded memo of name → answer, safe to share between threads.
-private final class NameAnswers: @unchecked Sendable {
+private final class NameAnswers<Answer>: @unchecked Sendable {
     private let lock = NSLock()
-    private var answers: [String: Bool] = [:]
+    private var answers: [String: Answer] = [:]
 
-    func answer(for name: String) -> Bool? { lock.withLock { answers[name] } }
+    func answer(for name: String) -> Answer? { lock.withLock { answers[name] } }
 
-    func remember(_ answer: Bool, for name: String) {
+    func remember(_ answer: Answer, for name: String) {
         lock.withLock {
             // Names are a capture's keys, few and repeated; a flood of distinct ones is not kept.
             if answers.count < 10_000 { answers[name] = answer }

@@ -44,6 +44,11 @@ struct SecretMasker: Sendable {
     /// Non-ASCII secrets with their masks: also searched as Foundation compares (either
     /// Unicode normal form), which bytes cannot do.
     private let unicode: [(secret: String, mask: String)]
+    /// Every needle by its bytes as written, for text where no escape can begin: there one
+    /// walk finds every needle that starts at a place, however many share a prefix.
+    private let trie: NeedleTrie
+    /// The longest needle, in bytes.
+    private let longest: Int
 
     /// A masker for these secrets; `mask` is what each becomes. Values shorter than
     /// ``SecretRedactor/minimumLength`` are ignored.
@@ -77,6 +82,10 @@ struct SecretMasker: Sendable {
         for (index, needle) in needles.enumerated() where needle.bytes.count >= 2 {
             pairs[UInt16(needle.bytes[0]) << 8 | UInt16(needle.bytes[1]), default: []].append(index)
         }
+        var trie = NeedleTrie()
+        for (index, needle) in needles.enumerated() { trie.insert(needle.bytes, needle: index) }
+        self.trie = trie
+        self.longest = needles.map(\.bytes.count).max() ?? 0
         self.needles = needles
         self.starts = starts
         self.pairs = pairs
@@ -132,8 +141,41 @@ struct SecretMasker: Sendable {
             var index = 0
             let count = bytes.count
             let noCandidates: [Int] = []
+            // The first byte at or after `index` that may begin an escape (`%`, `\`, `&`, `+`).
+            var nextEscape = -1
+            var ends: [Int] = []
             while index < count {
                 let here = bytes[index]
+                if nextEscape < index {
+                    nextEscape = index
+                    while nextEscape < count, !Self.escapeStarts[Int(bytes[nextEscape])] { nextEscape += 1 }
+                }
+                // No escape within reach of the longest needle: only needles written as they are
+                // can match here, and the trie finds them all in one walk, longest last.
+                if nextEscape - index >= longest || nextEscape == count {
+                    guard !starts[Int(here)].isEmpty else {
+                        index += 1
+                        continue
+                    }
+                    trie.needles(startingAt: index, in: bytes, into: &ends)
+                    var matched: Int?
+                    for candidate in ends.reversed() {
+                        let needle = needles[candidate]
+                        if accepts(needle, in: bytes, from: index, to: index + needle.bytes.count) {
+                            matched = candidate
+                            break
+                        }
+                    }
+                    guard let matched else {
+                        index += 1
+                        continue
+                    }
+                    out.append(contentsOf: bytes[copied..<index])
+                    out.append(contentsOf: needles[matched].mask)
+                    index += needles[matched].bytes.count
+                    copied = index
+                    continue
+                }
                 let candidates: [Int]
                 if index + 1 < count, !Self.escapeStarts[Int(here)], !Self.escapeStarts[Int(bytes[index + 1])] {
                     candidates =
@@ -359,5 +401,66 @@ struct SecretMasker: Sendable {
 
     static func isWordCharacter(_ character: Character) -> Bool {
         character.isLetter || character.isNumber || character == "_" || character == "-" || character == "."
+    }
+}
+
+/// Needles by their bytes as written: a walk from a place in the text passes every needle that
+/// starts there.
+private struct NeedleTrie: Sendable {
+    /// Per node: the byte that leads to it, its first child, its next sibling, and the needle
+    /// that ends at it (`-1`: none). Node 0 is the root.
+    private var labels: [UInt8] = [0]
+    private var firstChild: [Int32] = [-1]
+    private var nextSibling: [Int32] = [-1]
+    private var needle: [Int32] = [-1]
+    /// The root's children by byte, the step every place in the text takes.
+    private var rootChildren = [Int32](repeating: -1, count: 256)
+
+    mutating func insert(_ bytes: [UInt8], needle index: Int) {
+        var node = 0
+        for byte in bytes {
+            node = child(of: node, byte) ?? add(byte, under: node)
+        }
+        if needle[node] < 0 { needle[node] = Int32(index) }
+    }
+
+    /// The needles that match `bytes` from `start` as written, shortest first.
+    func needles(startingAt start: Int, in bytes: UnsafeBufferPointer<UInt8>, into ends: inout [Int]) {
+        ends.removeAll(keepingCapacity: true)
+        var node = 0
+        var position = start
+        while position < bytes.count, let next = child(of: node, bytes[position]) {
+            node = next
+            position += 1
+            if needle[node] >= 0 { ends.append(Int(needle[node])) }
+        }
+    }
+
+    private func child(of node: Int, _ byte: UInt8) -> Int? {
+        if node == 0 {
+            let found = rootChildren[Int(byte)]
+            return found < 0 ? nil : Int(found)
+        }
+        var candidate = firstChild[node]
+        while candidate >= 0 {
+            if labels[Int(candidate)] == byte { return Int(candidate) }
+            candidate = nextSibling[Int(candidate)]
+        }
+        return nil
+    }
+
+    private mutating func add(_ byte: UInt8, under parent: Int) -> Int {
+        let node = labels.count
+        labels.append(byte)
+        firstChild.append(-1)
+        needle.append(-1)
+        if parent == 0 {
+            nextSibling.append(-1)
+            rootChildren[Int(byte)] = Int32(node)
+        } else {
+            nextSibling.append(firstChild[parent])
+            firstChild[parent] = Int32(node)
+        }
+        return node
     }
 }

@@ -5,12 +5,14 @@ package enum JSONPath {
 
     /// The path component for an object member: `.key` for plain keys, `["key"]` otherwise.
     package static func member(_ key: String) -> String {
+        // Bytes, not scalar properties: every plain key is ASCII, and this runs for every key read.
         let plain =
             !key.isEmpty
-            && key.unicodeScalars.allSatisfy { scalar in
-                scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$"
-                    || scalar == "-"
-            } && !("0"..."9").contains(key.unicodeScalars.first ?? "0")
+            && key.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$")
+                    || byte == UInt8(ascii: "-")
+            } && !(key.utf8.first.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? true)
         return plain ? "." + key : "[" + JSONValue.string(key).compactText + "]"
     }
 

@@ -24,8 +24,14 @@ public struct JSONTextParser: Sendable {
     /// Parses the whole input as one JSON value.
     /// - Throws: a ``LoadIssue`` at the first syntax error.
     public func parseDocument() throws(LoadIssue) -> JSONNode {
-        var scanner = Scanner(bytes: [UInt8](data), file: file)
-        return try scanner.parseDocument()
+        let file = file
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(LoadIssue) -> JSONNode in
+                var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self), file: file)
+                return try scanner.parseDocument()
+            }
+        }
+        return try result.get()
     }
 
     /// Parses `bytes` as one JSON value, but hands each element of the array at `keys` (object
@@ -36,9 +42,34 @@ public struct JSONTextParser: Sendable {
         bytes: [UInt8], file: String, streaming keys: [String],
         element: @escaping (JSONNode, Int) throws(LoadIssue) -> Void
     ) throws(LoadIssue) -> JSONNode {
-        var scanner = Scanner(bytes: bytes, file: file)
-        scanner.streamKeys = keys
+        try parse(bytes: bytes, file: file, streaming: [keys]) { _, node, index throws(LoadIssue) in try element(node, index) }
+    }
+
+    /// As ``parse(bytes:file:streaming:element:)`` for several arrays: `element` is told which
+    /// of `arrays` (by its position in the list) each element belongs to.
+    static func parse(
+        bytes: [UInt8], file: String, streaming arrays: [[String]],
+        element: @escaping (Int, JSONNode, Int) throws(LoadIssue) -> Void
+    ) throws(LoadIssue) -> JSONNode {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(LoadIssue) -> JSONNode in
+                try parse(buffer: buffer, file: file, streaming: arrays, element: element)
+            }
+        }
+        return try result.get()
+    }
+
+    /// As ``parse(bytes:file:streaming:element:)`` over bytes the caller keeps alive, such as a
+    /// mapped file; `read` is told how far the parse has come after each streamed element,
+    /// so the caller may let go of what lies before.
+    static func parse(
+        buffer: UnsafeBufferPointer<UInt8>, file: String, streaming arrays: [[String]],
+        element: @escaping (Int, JSONNode, Int) throws(LoadIssue) -> Void, read: ((Int) -> Void)? = nil
+    ) throws(LoadIssue) -> JSONNode {
+        var scanner = Scanner(bytes: buffer, file: file)
+        scanner.streamArrays = arrays
         scanner.streamElement = element
+        scanner.readUpTo = read
         return try scanner.parseDocument()
     }
 }
@@ -51,7 +82,7 @@ extension JSONTextParser {
             case index(Int)
         }
 
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         let file: String
         var offset = 0
         var line = 1
@@ -62,11 +93,17 @@ extension JSONTextParser {
         var columnCacheValue = 1
         private var path: [PathComponent] = []
         var depth = 0
-        /// The array whose elements go to `streamElement` instead of into the tree.
-        var streamKeys: [String]?
-        var streamElement: ((JSONNode, Int) throws(LoadIssue) -> Void)?
+        /// The arrays whose elements go to `streamElement` instead of into the tree.
+        var streamArrays: [[String]] = []
+        var streamElement: ((Int, JSONNode, Int) throws(LoadIssue) -> Void)?
+        /// Told the offset reached after each streamed element.
+        var readUpTo: ((Int) -> Void)?
+        /// The members and elements of the containers being read, one list per depth, kept
+        /// for the next container at that depth.
+        private var memberLists: [[JSONNode.Member]] = []
+        private var elementLists: [[JSONNode]] = []
 
-        init(bytes: [UInt8], file: String) {
+        init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
             self.bytes = bytes
             self.file = file
         }
@@ -128,14 +165,17 @@ extension JSONTextParser {
         private mutating func parseObject(line: Int, column: Int) throws(LoadIssue) -> JSONNode {
             try enterContainer()
             offset += 1  // {
-            var members: [JSONNode.Member] = []
-            var object = JSONObject()
-            var seen: [String: (line: Int, column: Int)] = [:]
+            let level = depth
+            if memberLists.count <= level { memberLists.append(contentsOf: Array(repeating: [], count: level + 1 - memberLists.count)) }
+            memberLists[level].removeAll(keepingCapacity: true)
+            // Most objects have a few keys: a duplicate is looked for among them, and only
+            // a large object gets an index (hashing every key costs more than it saves).
+            var seen: [String: Int]?
             skipWhitespace()
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
                 offset += 1
                 depth -= 1
-                return JSONNode(value: .object(object), line: line, column: column, content: .object(members))
+                return JSONNode(value: .object(JSONObject()), line: line, column: column, content: .object([]))
             }
             while true {
                 skipWhitespace()
@@ -143,7 +183,7 @@ extension JSONTextParser {
                     throw issue("unexpected end of input; expected a key in double quotes", at: offset)
                 }
                 guard bytes[offset] == UInt8(ascii: "\"") else {
-                    if bytes[offset] == UInt8(ascii: "}"), !members.isEmpty {
+                    if bytes[offset] == UInt8(ascii: "}"), !memberLists[level].isEmpty {
                         throw issue("trailing comma before '}'; remove the comma", at: offset)
                     }
                     throw issue("expected a key in double quotes; got \(describe(bytes[offset]))", at: offset)
@@ -151,12 +191,12 @@ extension JSONTextParser {
                 let keyOffset = offset
                 let (keyLine, keyColumn) = position(of: keyOffset)
                 let key = try parseString()
-                if let first = seen[key] {
+                if let first = Self.index(of: key, in: memberLists[level], seen: &seen) {
+                    let written = memberLists[level][first]
                     throw issue(
-                        "duplicate key '\(key)' (first written at line \(first.line), column \(first.column)); keep one",
+                        "duplicate key '\(key)' (first written at line \(written.keyLine), column \(written.keyColumn)); keep one",
                         at: keyOffset)
                 }
-                seen[key] = (keyLine, keyColumn)
                 skipWhitespace()
                 guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
                     throw issue("expected ':' after object key '\(key)'", at: offset)
@@ -165,8 +205,7 @@ extension JSONTextParser {
                 path.append(.key(key))
                 let value = try parseValue()
                 path.removeLast()
-                members.append(JSONNode.Member(key: key, keyLine: keyLine, keyColumn: keyColumn, value: value))
-                object.appendNew(key, value.value)
+                memberLists[level].append(JSONNode.Member(key: key, keyLine: keyLine, keyColumn: keyColumn, value: value))
                 skipWhitespace()
                 guard offset < bytes.count else {
                     throw issue("unexpected end of input; expected ',' or '}' after object member", at: offset)
@@ -177,6 +216,8 @@ extension JSONTextParser {
                 case UInt8(ascii: "}"):
                     offset += 1
                     depth -= 1
+                    let members = Self.copy(memberLists[level])
+                    let object = JSONObject(unchecked: members.map { (key: $0.key, value: $0.value.value) })
                     return JSONNode(value: .object(object), line: line, column: column, content: .object(members))
                 default:
                     throw issue("expected ',' or '}' after object member", at: offset)
@@ -187,8 +228,11 @@ extension JSONTextParser {
         private mutating func parseArray(line: Int, column: Int) throws(LoadIssue) -> JSONNode {
             try enterContainer()
             offset += 1  // [
-            var elements: [JSONNode] = []
-            let streamed = isStreamedArray() ? streamElement : nil
+            let level = depth
+            if elementLists.count <= level { elementLists.append(contentsOf: Array(repeating: [], count: level + 1 - elementLists.count)) }
+            elementLists[level].removeAll(keepingCapacity: true)
+            let streamedArray = streamedArray()
+            let streamed = streamedArray != nil ? streamElement : nil
             var count = 0
             skipWhitespace()
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
@@ -204,10 +248,11 @@ extension JSONTextParser {
                 path.append(.index(count))
                 let element = try parseValue()
                 path.removeLast()
-                if let streamed {
-                    try streamed(element, count)
+                if let streamed, let streamedArray {
+                    try streamed(streamedArray, element, count)
+                    readUpTo?(offset)
                 } else {
-                    elements.append(element)
+                    elementLists[level].append(element)
                 }
                 count += 1
                 skipWhitespace()
@@ -220,6 +265,7 @@ extension JSONTextParser {
                 case UInt8(ascii: "]"):
                     offset += 1
                     depth -= 1
+                    let elements = Self.copy(elementLists[level])
                     return JSONNode(
                         value: .array(elements.map(\.value)), line: line, column: column, content: .array(elements))
                 default:
@@ -228,13 +274,41 @@ extension JSONTextParser {
             }
         }
 
-        /// Whether the array about to be read is the one whose elements are streamed.
-        private func isStreamedArray() -> Bool {
-            guard let keys = streamKeys, path.count == keys.count else { return false }
-            for (component, key) in zip(path, keys) {
-                guard case .key(let name) = component, name == key else { return false }
+        /// A list of exactly the size of `list`: made once, where growing it as it was read
+        /// would have made it several times over.
+        private static func copy<Element>(_ list: [Element]) -> [Element] {
+            list.withUnsafeBufferPointer { source in
+                [Element](unsafeUninitializedCapacity: source.count) { target, count in
+                    _ = target.initialize(fromContentsOf: source)
+                    count = source.count
+                }
             }
-            return true
+        }
+
+        /// Where `key` is among `members` already read; `seen` indexes them once there are many.
+        private static func index(of key: String, in members: [JSONNode.Member], seen: inout [String: Int]?) -> Int? {
+            if members.count < 16 {
+                return members.firstIndex { $0.key == key }
+            }
+            if seen == nil {
+                var index: [String: Int] = [:]
+                for (position, member) in members.enumerated() { index[member.key] = position }
+                seen = index
+            }
+            if let found = seen?[key] { return found }
+            seen?[key] = members.count
+            return nil
+        }
+
+        /// Which of the streamed arrays the array about to be read is, if any.
+        private func streamedArray() -> Int? {
+            arrays: for (number, keys) in streamArrays.enumerated() where path.count == keys.count {
+                for (component, key) in zip(path, keys) {
+                    guard case .key(let name) = component, name == key else { continue arrays }
+                }
+                return number
+            }
+            return nil
         }
 
         private mutating func enterContainer() throws(LoadIssue) {
@@ -275,7 +349,9 @@ extension JSONTextParser {
             } else {
                 while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
             }
+            var isInteger = true
             if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
+                isInteger = false
                 offset += 1
                 guard offset < bytes.count, isDigit(bytes[offset]) else {
                     throw issue("expected a digit after the decimal point", at: offset)
@@ -283,6 +359,7 @@ extension JSONTextParser {
                 while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
             }
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
+                isInteger = false
                 offset += 1
                 if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
                     offset += 1
@@ -295,7 +372,16 @@ extension JSONTextParser {
             if offset < bytes.count, isIdentifierByte(bytes[offset]) || bytes[offset] == UInt8(ascii: ".") {
                 throw issue("unexpected \(describe(bytes[offset])) in number", at: offset)
             }
-            let text = String(decoding: bytes[start..<offset], as: UTF8.self)
+            // Integers of up to 15 digits are exact in a Double: no text to make for them.
+            if isInteger, offset - start <= 15 {
+                var value = 0
+                for index in (bytes[start] == UInt8(ascii: "-") ? start + 1 : start)..<offset {
+                    value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                }
+                // `-0` is negative zero, as Double("-0") says.
+                return bytes[start] == UInt8(ascii: "-") ? -Double(value) : Double(value)
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
             guard let value = Double(text), value.isFinite else {
                 throw issue("number \(text) is too large", at: start)
             }
@@ -305,24 +391,38 @@ extension JSONTextParser {
         private mutating func parseString() throws(LoadIssue) -> String {
             let start = offset
             offset += 1  // "
-            var buffer: [UInt8] = []
+            // Only a string with escapes is copied into a buffer; others are read in place.
+            var buffer: [UInt8]?
             var chunkStart = offset
+            var ascii = true
             while true {
                 guard offset < bytes.count else {
                     throw issue("unterminated string; add the closing '\"'", at: start)
                 }
                 let byte = bytes[offset]
                 if byte == UInt8(ascii: "\"") {
-                    buffer.append(contentsOf: bytes[chunkStart..<offset])
+                    let end = offset
                     offset += 1
-                    break
+                    let text: String?
+                    if var escaped = buffer {
+                        escaped.append(contentsOf: bytes[chunkStart..<end])
+                        text = escaped.withUnsafeBufferPointer { Self.string($0, 0..<$0.count, ascii: ascii) }
+                    } else {
+                        text = Self.string(bytes, chunkStart..<end, ascii: ascii)
+                    }
+                    guard let text else { throw issue("string is not valid UTF-8", at: start) }
+                    return text
                 }
                 if byte == UInt8(ascii: "\\") {
-                    buffer.append(contentsOf: bytes[chunkStart..<offset])
-                    try parseEscape(into: &buffer)
+                    var escaped = buffer ?? []
+                    buffer = nil
+                    escaped.append(contentsOf: bytes[chunkStart..<offset])
+                    try parseEscape(into: &escaped)
+                    buffer = escaped
                     chunkStart = offset
                     continue
                 }
+                if byte >= 0x80 { ascii = false }
                 if byte < 0x20 {
                     if byte == 0x0A || byte == 0x0D {
                         throw issue(
@@ -334,10 +434,53 @@ extension JSONTextParser {
                 }
                 offset += 1
             }
-            guard let string = String(validating: buffer, as: UTF8.self) else {
-                throw issue("string is not valid UTF-8", at: start)
+        }
+
+        /// The text of `bytes[range]`, or `nil` when it is not UTF-8 (`ascii` says it is
+        /// all ASCII, so it needs no check).
+        private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, ascii: Bool) -> String? {
+            let part = UnsafeBufferPointer(rebasing: bytes[range])
+            guard ascii || isValidUTF8(part) else { return nil }
+            return String(decoding: part, as: UTF8.self)
+        }
+
+        /// Whether `bytes` are well-formed UTF-8: no stray continuation bytes, overlong forms,
+        /// surrogates or values past U+10FFFF.
+        private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let lead = bytes[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                let length: Int
+                var low: UInt8 = 0x80
+                var high: UInt8 = 0xBF
+                switch lead {
+                case 0xC2...0xDF: length = 2
+                case 0xE0:
+                    length = 3
+                    low = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: length = 3
+                case 0xED:
+                    length = 3
+                    high = 0x9F
+                case 0xF0:
+                    length = 4
+                    low = 0x90
+                case 0xF1...0xF3: length = 4
+                case 0xF4:
+                    length = 4
+                    high = 0x8F
+                default: return false
+                }
+                guard index + length <= count, (low...high).contains(bytes[index + 1]) else { return false }
+                for next in (index + 2)..<(index + length) where bytes[next] & 0xC0 != 0x80 { return false }
+                index += length
             }
-            return string
+            return true
         }
 
         private mutating func parseEscape(into buffer: inout [UInt8]) throws(LoadIssue) {

@@ -10,29 +10,35 @@ extension ScenarioDecoder {
             report("'exchanges' must be an array of exchanges; got \(Self.describe(member.value.value))", member.value, path)
             return []
         }
-        var exchanges: [Exchange] = []
-        var firstUse: [String: ScenarioLocation] = [:]
-        for (index, node) in elements.enumerated() {
-            let exchangePath = JSONPath.appending(path, index: index)
-            let defaultId = "exchange-\(index + 1)"
-            let id = index < exchangeIds.count ? exchangeIds[index] : defaultId
-            // Duplicate ids are reported where the second one is written (its id, or the exchange itself).
-            let idLocation =
-                node["id"].map { location($0, JSONPath.appending(exchangePath, key: "id")) } ?? location(node, exchangePath)
-            if let first = firstUse[id] {
-                report(
-                    "duplicate exchange id '\(id)'; ids must be unique", at: idLocation,
-                    hint: "first used at line \(first.line), column \(first.column)"
-                        + (node["id"] == nil ? " (exchanges without an id are named exchange-N)" : ""))
-            } else {
-                firstUse[id] = idLocation
-            }
-            if let exchange = decodeExchange(node, at: exchangePath, id: id) {
-                exchanges.append(exchange)
-            }
-        }
-        return exchanges
+        // Streamed: each was decoded as the parser read it.
+        guard !streamed else { return readExchanges }
+        for (index, node) in elements.enumerated() { decodeExchange(node, index: index) }
+        return readExchanges
     }
+
+    /// Decodes the exchange at `index` of `exchanges`, keeping it if it is whole.
+    mutating func decodeExchange(_ node: JSONNode, index: Int) {
+        let exchangePath = JSONPath.appending(Self.exchangesPath, index: index)
+        let id = node["id"]?.value.stringValue ?? "exchange-\(index + 1)"
+        exchangeIds.append(id)
+        exchangeIdSet.insert(id)
+        // Duplicate ids are reported where the second one is written (its id, or the exchange itself).
+        let idLocation =
+            node["id"].map { location($0, JSONPath.appending(exchangePath, key: "id")) } ?? location(node, exchangePath)
+        if let first = firstExchangeUse[id] {
+            report(
+                "duplicate exchange id '\(id)'; ids must be unique", at: idLocation,
+                hint: "first used at line \(first.line), column \(first.column)"
+                    + (node["id"] == nil ? " (exchanges without an id are named exchange-N)" : ""))
+        } else {
+            firstExchangeUse[id] = Position(idLocation)
+        }
+        if let exchange = decodeExchange(node, at: exchangePath, id: id), keepsElements {
+            readExchanges.append(exchange)
+        }
+    }
+
+    static let exchangesPath = JSONPath.appending(JSONPath.root, key: "exchanges")
 
     private mutating func decodeExchange(_ node: JSONNode, at path: String, id: String) -> Exchange? {
         guard let fields = object(node, at: path, "exchange", allowed: ScenarioKeys.exchange) else { return nil }
@@ -122,13 +128,23 @@ extension ScenarioDecoder {
             guard let id = string(element, at: elementPath, "'after'") else { continue }
             if id == ownId {
                 report("an exchange cannot come after itself", element, elementPath)
-            } else if !exchangeIdSet.contains(id) {
-                report("'after' names unknown exchange '\(id)'", element, elementPath, hint: Self.didYouMean(id, exchangeIds))
-            } else {
+            } else if checkAfter(id, at: location(element, elementPath)) {
                 ids.append(id)
             }
         }
         return ids
+    }
+
+    /// Whether `id`, named by an `after`, is an exchange's; reports it otherwise (or once the file is read).
+    @discardableResult
+    mutating func checkAfter(_ id: String, at location: ScenarioLocation) -> Bool {
+        guard !exchangeIdSet.contains(id) else { return true }
+        if reading {
+            laterReferences.append(.after(id: id, location: location))
+            return true
+        }
+        report("'after' names unknown exchange '\(id)'", at: location, hint: Self.didYouMean(id, exchangeIds))
+        return false
     }
 
     private mutating func decodeRelease(_ node: JSONNode, at path: String) -> ReleaseCondition? {
@@ -138,13 +154,9 @@ extension ScenarioDecoder {
             return integer(pending.value, at: fields.path("whenPending"), "'whenPending'", minimum: 1).map(ReleaseCondition.whenPending)
         case (nil, let step?):
             let stepPath = fields.path("atStep")
-            guard let name = string(step.value, at: stepPath, "'atStep'", nonEmpty: true) else { return nil }
-            guard stepNames.contains(name) else {
-                report(
-                    "'atStep' names no step: no step has \"name\": \"\(name)\"", step.value, stepPath,
-                    hint: Self.didYouMean(name, stepNames))
-                return nil
-            }
+            guard let name = string(step.value, at: stepPath, "'atStep'", nonEmpty: true),
+                checkStepReference(name, at: location(step.value, stepPath))
+            else { return nil }
             return .atStep(name)
         case (_?, let step?):
             report("'release' takes either 'whenPending' or 'atStep', not both", at: keyLocation(step, fields.path("atStep")))

@@ -32,6 +32,8 @@ extension ScenarioDecoder {
             expectations.requests = decodeRequestExpectations(member.value, at: fields.path("requests"))
         }
         guard issues.count == issueCount else { return nil }
+        // Where each key is written serves only a run's report: a check that keeps nothing skips it.
+        guard keepsElements else { return expectations }
         for key in ["state", "alerts", "timeline", "requests"] {
             guard let member = fields[key] else { continue }
             recordKeyLocations(member, check: key, path: fields.path(key), into: &expectations.keyLocations)
@@ -160,8 +162,13 @@ extension ScenarioDecoder {
         return pattern
     }
 
-    /// Whether `id` names an exchange of this file or `"unmatched"`; reports it otherwise.
-    private mutating func checkExchangeReference(_ id: String, at location: ScenarioLocation, _ what: String) -> Bool {
+    /// Whether `id` names an exchange of this file or `"unmatched"`; reports it otherwise (or,
+    /// while the file is still being read and it names none so far, once it is read).
+    mutating func checkExchangeReference(_ id: String, at location: ScenarioLocation, _ what: String) -> Bool {
+        if reading, id != ScenarioKeys.unmatched, !exchangeIdSet.contains(id) {
+            laterReferences.append(.exchange(id: id, location: location, what: what))
+            return true
+        }
         guard id == ScenarioKeys.unmatched || exchangeIdSet.contains(id) else {
             report(
                 "\(what) names unknown exchange '\(id)'", at: location,

@@ -10,24 +10,31 @@ extension ScenarioDecoder {
             report("'steps' must be an array of steps; got \(Self.describe(member.value.value))", member.value, path)
             return []
         }
-        var steps: [Step] = []
-        var firstName: [String: ScenarioLocation] = [:]
-        for (index, node) in elements.enumerated() {
-            let stepPath = JSONPath.appending(path, index: index)
-            if let nameNode = node["name"], let name = nameNode.value.stringValue {
-                let nameLocation = location(nameNode, JSONPath.appending(stepPath, key: "name"))
-                if let first = firstName[name] {
-                    report(
-                        "duplicate step name '\(name)'; step names must be unique", at: nameLocation,
-                        hint: "first used at line \(first.line), column \(first.column)")
-                } else {
-                    firstName[name] = nameLocation
-                }
-            }
-            if let step = decodeStep(node, at: stepPath) { steps.append(step) }
-        }
-        return steps
+        // Streamed: each was decoded as the parser read it.
+        guard !streamed else { return readSteps }
+        for (index, node) in elements.enumerated() { decodeStep(node, index: index) }
+        return readSteps
     }
+
+    /// Decodes the step at `index` of `steps`, keeping it if it is whole.
+    mutating func decodeStep(_ node: JSONNode, index: Int) {
+        let stepPath = JSONPath.appending(Self.stepsPath, index: index)
+        if let nameNode = node["name"], let name = nameNode.value.stringValue {
+            stepNames.append(name)
+            stepNameSet.insert(name)
+            let nameLocation = location(nameNode, JSONPath.appending(stepPath, key: "name"))
+            if let first = firstStepName[name] {
+                report(
+                    "duplicate step name '\(name)'; step names must be unique", at: nameLocation,
+                    hint: "first used at line \(first.line), column \(first.column)")
+            } else {
+                firstStepName[name] = Position(nameLocation)
+            }
+        }
+        if let step = decodeStep(node, at: stepPath), keepsElements { readSteps.append(step) }
+    }
+
+    static let stepsPath = JSONPath.appending(JSONPath.root, key: "steps")
 
     private mutating func decodeStep(_ node: JSONNode, at path: String) -> Step? {
         guard let members = node.members else {
@@ -58,10 +65,10 @@ extension ScenarioDecoder {
                 at: keyLocation(extra, JSONPath.appending(path, key: extra.key)), hint: "split it into two steps")
         }
         let allowed = ScenarioKeys.stepForms[kind] ?? []
-        var byKey: [String: JSONNode.Member] = [:]
+        var allowedMembers: [JSONNode.Member] = []
         for member in members {
             if allowed.contains(member.key) {
-                byKey[member.key] = member
+                allowedMembers.append(member)
             } else if ScenarioKeys.stepKinds.contains(member.key) {
                 continue  // already reported above
             } else if ScenarioKeys.allStepKeys.contains(member.key) {
@@ -76,7 +83,7 @@ extension ScenarioDecoder {
                     hint: Self.didYouMean(member.key, allowed) ?? "a '\(kind)' step takes: \(allowed.joined(separator: ", "))")
             }
         }
-        let fields = Members(node: node, path: path, byKey: byKey)
+        let fields = Members(node: node, path: path, allowed: allowedMembers)
         let issueCount = issues.count
         let name = string(fields, "name", nonEmpty: true)
         let stepKind: Step.Kind?

@@ -9,15 +9,16 @@ struct ScenarioDecoder {
     struct Members {
         let node: JSONNode
         let path: String
-        let byKey: [String: JSONNode.Member]
+        /// The allowed members, in written order: a few, so a search costs less than an index.
+        let allowed: [JSONNode.Member]
         /// Allowed keys suggested for misspelt ones: a missing key that was misspelt is not reported twice.
         var suggested: Set<String> = []
 
-        subscript(key: String) -> JSONNode.Member? { byKey[key] }
+        subscript(key: String) -> JSONNode.Member? { allowed.first { $0.key == key } }
 
         func path(_ key: String) -> String { JSONPath.appending(path, key: key) }
 
-        func has(_ key: String) -> Bool { byKey[key] != nil }
+        func has(_ key: String) -> Bool { self[key] != nil }
     }
 
     let file: String
@@ -26,12 +27,49 @@ struct ScenarioDecoder {
     let actionNames: [String]
     let givenKeys: [GivenSpec]
     var issues: [LoadIssue] = []
-    /// Every exchange id in the file (explicit or defaulted), known before exchanges are decoded.
+    /// Every exchange id read so far (explicit or defaulted).
     var exchangeIds: [String] = []
     /// The same ids as a set: references are checked against it, so long files stay linear.
     var exchangeIdSet: Set<String> = []
-    /// Every step name in the file, known before steps are decoded.
+    /// Every step name read so far.
     var stepNames: [String] = []
+    /// The same names as a set.
+    var stepNameSet: Set<String> = []
+    /// Where each exchange id was first given (line, column), for duplicates.
+    var firstExchangeUse: [String: Position] = [:]
+    /// Where each step name was first given, for duplicates.
+    var firstStepName: [String: Position] = [:]
+    /// Whether exchanges and steps are still being read: a reference to an id or a name not
+    /// read yet may be to a later one, so it is checked once the whole file is read.
+    var reading = false
+    /// References checked at the end of the read.
+    var laterReferences: [LaterReference] = []
+    /// Whether decoded exchanges and steps are kept (a check keeps none).
+    var keepsElements = true
+    /// The exchanges and steps decoded as the parser read them.
+    var readExchanges: [Exchange] = []
+    var readSteps: [Step] = []
+    /// Whether the parser handed over `exchanges` and `steps` element by element.
+    var streamed = false
+
+    /// A line and column: all a duplicate's message needs of the first one, for a fraction of
+    /// a location's memory (a file can hold a hundred thousand ids).
+    struct Position {
+        var line: Int
+        var column: Int
+
+        init(_ location: ScenarioLocation) {
+            line = location.line
+            column = location.column
+        }
+    }
+
+    /// A reference to an exchange or step that was not read yet when it was met.
+    enum LaterReference {
+        case after(id: String, location: ScenarioLocation)
+        case exchange(id: String, location: ScenarioLocation, what: String)
+        case step(name: String, location: ScenarioLocation)
+    }
     /// Handles `start` steps created that no `await` consumed yet, with where they were started.
     var runningHandles: [String: ScenarioLocation] = [:]
     /// Handles already awaited.
@@ -52,10 +90,11 @@ struct ScenarioDecoder {
     // MARK: The document
 
     mutating func decodeScenario(_ root: JSONNode, id: String) -> Scenario? {
+        // References to exchanges and steps are checked once all are known.
+        reading = true
         guard let top = object(root, at: JSONPath.root, "the scenario", allowed: ScenarioKeys.topLevel) else {
             return nil
         }
-        prescan(top)
         _ = string(top, "$schema")
         let name = string(top, "name", required: true, nonEmpty: true)
         let description = string(top, "description", required: true)
@@ -86,6 +125,7 @@ struct ScenarioDecoder {
         if let member = top["invariants"] {
             changes = decodeInvariantChanges(member.value, at: top.path("invariants"), known: inheritedInvariants.map(\.id))
         }
+        checkLaterReferences()
         guard issues.isEmpty, let name, let description else { return nil }
         var scenario = Scenario(
             id: id, name: name, description: description, tags: tags, file: file,
@@ -99,17 +139,32 @@ struct ScenarioDecoder {
         return scenario
     }
 
-    /// Learns exchange ids and step names first, so references to later ones can be checked in one pass.
-    private mutating func prescan(_ top: Members) {
-        if let exchanges = top["exchanges"]?.value.elements {
-            exchangeIds = exchanges.enumerated().map { index, node in
-                node["id"]?.value.stringValue ?? "exchange-\(index + 1)"
+    // MARK: References
+
+    /// Reports each reference met before the whole file was read that names nothing after all.
+    private mutating func checkLaterReferences() {
+        reading = false
+        let references = laterReferences
+        laterReferences = []
+        for reference in references {
+            switch reference {
+            case .after(let id, let location): checkAfter(id, at: location)
+            case .exchange(let id, let location, let what): _ = checkExchangeReference(id, at: location, what)
+            case .step(let name, let location): _ = checkStepReference(name, at: location)
             }
-            exchangeIdSet = Set(exchangeIds)
         }
-        if let steps = top["steps"]?.value.elements {
-            stepNames = steps.compactMap { $0["name"]?.value.stringValue }
+    }
+
+    /// Whether `name` is a step's name; reports it otherwise (or once the file is read).
+    mutating func checkStepReference(_ name: String, at location: ScenarioLocation) -> Bool {
+        guard !stepNameSet.contains(name) else { return true }
+        if reading {
+            laterReferences.append(.step(name: name, location: location))
+            return true
         }
+        report(
+            "'atStep' names no step: no step has \"name\": \"\(name)\"", at: location, hint: Self.didYouMean(name, stepNames))
+        return false
     }
 
     private mutating func decodeLimits(_ top: Members) -> Limits {
@@ -163,7 +218,7 @@ struct ScenarioDecoder {
                 rest[entry.key] = entry.value.value
             }
         }
-        checkRequiredGiven(present: Set(given.byKey.keys), at: given.node, path: given.path)
+        checkRequiredGiven(present: Set(given.allowed.map(\.key)), at: given.node, path: given.path)
         return (.object(rest), clockStart)
     }
 
@@ -229,12 +284,11 @@ struct ScenarioDecoder {
             report("\(what) must be an object; got \(node.value.typeDescription)", node, path)
             return nil
         }
-        var byKey: [String: JSONNode.Member] = [:]
+        var unknown = false
         var suggested: Set<String> = []
         for member in members {
-            if allowed.contains(member.key) {
-                byKey[member.key] = member
-            } else {
+            if !allowed.contains(member.key) {
+                unknown = true
                 let suggestion = Suggestion.closest(to: member.key, in: allowed)
                 if let suggestion { suggested.insert(suggestion) }
                 let hint =
@@ -245,7 +299,9 @@ struct ScenarioDecoder {
                     at: keyLocation(member, JSONPath.appending(path, key: member.key)), hint: hint)
             }
         }
-        return Members(node: node, path: path, byKey: byKey, suggested: suggested)
+        // Usually every key is allowed: the node's own list is then shared, not copied.
+        let kept = unknown ? members.filter { allowed.contains($0.key) } : members
+        return Members(node: node, path: path, allowed: kept, suggested: suggested)
     }
 
     /// Reports a required key that is missing, at the object that lacks it.

@@ -3,9 +3,9 @@ import Foundation
 extension JSONValue {
     /// Compact JSON text with members in their stored order; the same value always gives the same text.
     public var compactText: String {
-        var out = ""
+        var out: [UInt8] = []
         write(to: &out, pretty: false, level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Indented JSON text (two spaces), members in stored order.
@@ -14,9 +14,9 @@ extension JSONValue {
     /// Indented JSON text as it stands `level` levels deep in a larger indented document: the
     /// first line unindented, the lines after it indented by `level` more steps.
     package func prettyText(level: Int) -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(to: &out, pretty: true, level: level)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Encodes any `Encodable` as a JSON value with keys sorted, for stable snapshots.
@@ -30,55 +30,58 @@ extension JSONValue {
     /// The value as UTF-8 JSON bytes (compact).
     public var data: Data { Data(compactText.utf8) }
 
-    private func write(to out: inout String, pretty: Bool, level: Int) {
+    /// Appends the text to `out` as bytes: reports and drafts write megabytes of it, and bytes
+    /// grow faster than a string.
+    package func write(to out: inout [UInt8], pretty: Bool, level: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let value): out += Self.format(value)
+        case .null: out.append(contentsOf: Self.nullBytes)
+        case .bool(let value): out.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+        case .number(let value): out.append(contentsOf: Self.format(value).utf8)
         case .string(let value): Self.writeString(value, to: &out)
         case .array(let elements):
             guard !elements.isEmpty else {
-                out += "[]"
+                out.append(UInt8(ascii: "["))
+                out.append(UInt8(ascii: "]"))
                 return
             }
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, pretty, level + 1)
                 element.write(to: &out, pretty: pretty, level: level + 1)
             }
             newline(&out, pretty, level)
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
             guard !object.isEmpty else {
-                out += "{}"
+                out.append(UInt8(ascii: "{"))
+                out.append(UInt8(ascii: "}"))
                 return
             }
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, member) in object.members.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, pretty, level + 1)
                 Self.writeString(member.key, to: &out)
-                out += pretty ? ": " : ":"
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(UInt8(ascii: " ")) }
                 member.value.write(to: &out, pretty: pretty, level: level + 1)
             }
             newline(&out, pretty, level)
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// A line break and two spaces a level, taken whole from a table: reports break lines
-    /// millions of times.
-    private func newline(_ out: inout String, _ pretty: Bool, _ level: Int) {
+    private static let nullBytes = Array("null".utf8)
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+
+    /// A line break and two spaces a level.
+    private func newline(_ out: inout [UInt8], _ pretty: Bool, _ level: Int) {
         guard pretty else { return }
-        if level < Self.lineBreaks.count {
-            out += Self.lineBreaks[level]
-        } else {
-            out += "\n" + String(repeating: "  ", count: level)
-        }
+        out.append(0x0A)
+        for _ in 0..<(level * 2) { out.append(0x20) }
     }
-
-    private static let lineBreaks = (0..<16).map { "\n" + String(repeating: "  ", count: $0) }
 
     /// Integers print without a fraction; other numbers in Swift's shortest round-trip form.
     static func format(_ value: Double) -> String {
@@ -88,33 +91,101 @@ extension JSONValue {
         return value.isFinite ? "\(value)" : "null"
     }
 
-    static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        // Reports write megabytes of transcript: copy runs that need no escape whole.
-        let utf8 = value.utf8
-        var run = utf8.startIndex
-        var index = run
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-                utf8.formIndex(after: &index)
-                continue
+    static func writeString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Runs that need no escape are copied whole.
+        var value = value
+        value.withUTF8 { bytes in
+            var run = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                default:
+                    let hex = Array(String(byte, radix: 16).utf8)
+                    out.append(contentsOf: Array("\\u".utf8) + Array(repeating: UInt8(ascii: "0"), count: 4 - hex.count) + hex)
+                }
+                run = index + 1
             }
-            out += value[run..<index]
-            switch byte {
-            case UInt8(ascii: "\""): out += "\\\""
-            case UInt8(ascii: "\\"): out += "\\\\"
-            case UInt8(ascii: "\n"): out += "\\n"
-            case UInt8(ascii: "\r"): out += "\\r"
-            case UInt8(ascii: "\t"): out += "\\t"
-            default:
-                let hex = String(byte, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            }
-            utf8.formIndex(after: &index)
-            run = index
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
         }
-        out += value[run..<index]
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Writes one JSON object exactly as ``JSONValue/prettyText`` would, member by member, where a
+/// member that is an array may be written element by element: a large document is then never
+/// held whole, as text or as a tree.
+package struct PrettyObjectWriter {
+    private let write: ([UInt8]) -> Void
+    private var pending: [UInt8] = []
+    private var members = 0
+    private var elements = 0
+
+    /// Starts the object; the text goes to `write` in pieces of about a megabyte, in order.
+    package init(write: @escaping ([UInt8]) -> Void) {
+        self.write = write
+        pending.append(UInt8(ascii: "{"))
+    }
+
+    /// A member written whole.
+    package mutating func member(_ key: String, _ value: JSONValue) {
+        open(key)
+        value.write(to: &pending, pretty: true, level: 1)
+        flushIfFull()
+    }
+
+    /// Opens a member that is an array; its elements follow, then ``endArray()``.
+    package mutating func beginArray(_ key: String) {
+        open(key)
+        pending.append(UInt8(ascii: "["))
+        elements = 0
+    }
+
+    /// The next element of the open array.
+    package mutating func element(_ value: JSONValue) {
+        if elements > 0 { pending.append(UInt8(ascii: ",")) }
+        pending.append(contentsOf: Self.elementBreak)
+        value.write(to: &pending, pretty: true, level: 2)
+        elements += 1
+        flushIfFull()
+    }
+
+    /// Closes the open array.
+    package mutating func endArray() {
+        if elements > 0 { pending.append(contentsOf: Self.memberBreak) }
+        pending.append(UInt8(ascii: "]"))
+    }
+
+    /// Closes the object and hands over what is left.
+    package mutating func end() {
+        if members > 0 { pending.append(0x0A) }
+        pending.append(UInt8(ascii: "}"))
+        write(pending)
+        pending = []
+    }
+
+    private static let memberBreak = Array("\n  ".utf8)
+    private static let elementBreak = Array("\n    ".utf8)
+
+    private mutating func open(_ key: String) {
+        if members > 0 { pending.append(UInt8(ascii: ",")) }
+        pending.append(contentsOf: Self.memberBreak)
+        JSONValue.writeString(key, to: &pending)
+        pending.append(UInt8(ascii: ":"))
+        pending.append(UInt8(ascii: " "))
+        members += 1
+    }
+
+    private mutating func flushIfFull() {
+        guard pending.count >= 1 << 20 else { return }
+        write(pending)
+        pending.removeAll(keepingCapacity: true)
     }
 }

@@ -100,6 +100,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// An object of members whose keys the caller knows are distinct (the parser has checked).
+    package init(unchecked members: [(key: String, value: JSONValue)]) {
+        self.members = members
+    }
+
     /// Appends a member whose key the caller knows is new (the parser has checked): no search.
     package mutating func appendNew(_ key: String, _ value: JSONValue) {
         members.append((key, value))

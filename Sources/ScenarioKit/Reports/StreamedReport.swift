@@ -72,14 +72,15 @@ final class ReportSpool {
 
 /// A report file written front to back in buffered chunks, which takes its name only once it
 /// is whole, so a failed run never leaves half a report where the last whole one stood.
-final class ReportOutput {
+package final class ReportOutput {
     private let destination: URL
     private let partial: URL
     private let handle: FileHandle
     private var buffer = Data()
+    private var closed = false
 
     /// Creates the file's folders and a partial file beside it.
-    init(path: String) throws {
+    package init(path: String) throws {
         destination = URL(fileURLWithPath: path)
         let folder = destination.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -91,21 +92,31 @@ final class ReportOutput {
     }
 
     deinit {
-        try? handle.close()
+        if !closed { try? handle.close() }
         try? FileManager.default.removeItem(at: partial)
     }
 
-    func write(_ text: String) throws { try write(Data(text.utf8)) }
+    package func write(_ text: String) throws { try write(Data(text.utf8)) }
 
-    func write(_ data: Data) throws {
+    package func write(_ data: Data) throws {
         buffer.append(data)
         if buffer.count >= 1 << 20 { try flush() }
     }
 
-    /// Writes what is left and puts the file in place.
-    func commit() throws {
+    /// Writes what is left; the whole text is then in ``partialPath``, not yet in place.
+    package func close() throws {
+        guard !closed else { return }
         try flush()
         try handle.close()
+        closed = true
+    }
+
+    /// Where the text is written until ``commit()``.
+    package var partialPath: String { partial.path }
+
+    /// Writes what is left and puts the file in place.
+    package func commit() throws {
+        try close()
         // rename(2) replaces an earlier report in one step.
         guard rename(partial.path, destination.path) == 0 else {
             throw ReportWriteError(path: destination.path, reason: String(cString: strerror(errno)))

@@ -14,20 +14,32 @@ extension HARLog {
         ]
     }
 
-    /// The same document as text, written one entry at a time: a large log is never also held
-    /// as one JSON tree.
+    /// The same document as text (what ``writeHAR(creatorVersion:to:)`` writes).
     public func harText(creatorVersion: String = "0.1.0") -> String {
+        var text: [UInt8] = []
+        writeHAR(creatorVersion: creatorVersion) { text += $0 }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The same document as text, handed to `write` one entry at a time in pieces of about a
+    /// megabyte: a large log is never also held as one JSON tree or one text.
+    package func writeHAR(creatorVersion: String = "0.1.0", to write: ([UInt8]) -> Void) {
         let formatter = Self.instantFormatter()
         let creator: JSONValue = ["name": .string(creator.isEmpty ? "SessionScenarios" : creator), "version": .string(creatorVersion)]
-        var text = "{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": " + creator.compactText + ",\n    \"entries\": ["
+        var out = Array("{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": ".utf8)
+        creator.write(to: &out, pretty: false, level: 0)
+        out += Array(",\n    \"entries\": [".utf8)
         for (index, entry) in entries.enumerated() {
-            text += index == 0 ? "\n      " : ",\n      "
-            // Newlines inside strings are escaped: every one here is between lines of the entry.
-            text += Self.entryDocument(entry, formatter: formatter).prettyText.split(separator: "\n", omittingEmptySubsequences: false)
-                .joined(separator: "\n      ")
+            out += Array((index == 0 ? "\n      " : ",\n      ").utf8)
+            // Three levels in: each line of the entry is indented under `entries`.
+            Self.entryDocument(entry, formatter: formatter).write(to: &out, pretty: true, level: 3)
+            if out.count >= 1 << 20 {
+                write(out)
+                out.removeAll(keepingCapacity: true)
+            }
         }
-        text += entries.isEmpty ? "]\n  }\n}\n" : "\n    ]\n  }\n}\n"
-        return text
+        out += Array((entries.isEmpty ? "]\n  }\n}\n" : "\n    ]\n  }\n}\n").utf8)
+        write(out)
     }
 
     private static func instantFormatter() -> ISO8601DateFormatter {

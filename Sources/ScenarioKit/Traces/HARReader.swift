@@ -48,6 +48,7 @@ public struct HARReader: Sendable {
         let entriesPath = JSONPath.appending(logPath, key: "entries")
         let collector = EntryCollector()
         let dates = DateReader()
+        let pool = StringPool()
         let maximumEntries = self.maximumEntries
         let root = try JSONTextParser.parse(bytes: bytes, file: file, streaming: ["log", "entries"]) {
             [self] node, index throws(LoadIssue) in
@@ -58,7 +59,7 @@ public struct HARReader: Sendable {
                     hint: "export only the requests of the bug (filter by host or time in the capturing tool)")
             }
             var entry = try readEntry(
-                node, at: JSONPath.appending(entriesPath, index: index), dates: dates,
+                node, at: JSONPath.appending(entriesPath, index: index), dates: dates, pool: pool,
                 fallbackStart: collector.entries.last?.started ?? Date(timeIntervalSince1970: 0))
             entry.line = node.line
             entry.column = node.column
@@ -89,13 +90,15 @@ public struct HARReader: Sendable {
         }
     }
 
-    private func readEntry(_ node: JSONNode, at path: String, dates: DateReader, fallbackStart: Date) throws(LoadIssue) -> HARLog.Entry {
+    private func readEntry(
+        _ node: JSONNode, at path: String, dates: DateReader, pool: StringPool, fallbackStart: Date
+    ) throws(LoadIssue) -> HARLog.Entry {
         guard node.members != nil else { throw typeIssue(node, at: path, expected: "an entry object") }
         let requestNode = try member("request", of: node, at: path, as: "an object")
-        let request = try readRequest(requestNode, at: JSONPath.appending(path, key: "request"))
+        let request = try readRequest(requestNode, at: JSONPath.appending(path, key: "request"), pool: pool)
         var response: HARLog.Response?
         if let responseNode = node["response"], !responseNode.value.isNull {
-            response = try readResponse(responseNode, at: JSONPath.appending(path, key: "response"))
+            response = try readResponse(responseNode, at: JSONPath.appending(path, key: "response"), pool: pool)
         }
         // A missing or unreadable start keeps the previous entry's, so order survives.
         let started = node["startedDateTime"]?.value.stringValue.flatMap(dates.date(from:)) ?? fallbackStart
@@ -107,19 +110,19 @@ public struct HARReader: Sendable {
         }
         let inFlight = node["_inFlight"]?.value.intValue.flatMap { $0 >= 0 ? $0 : nil }
         var entry = HARLog.Entry(started: started, time: time, request: request, response: response, inFlight: inFlight)
-        entry.resourceType = node["_resourceType"]?.value.stringValue?.lowercased()
+        entry.resourceType = node["_resourceType"]?.value.stringValue.map { pool.intern($0.lowercased()) }
         return entry
     }
 
-    private func readRequest(_ node: JSONNode, at path: String) throws(LoadIssue) -> HARLog.Request {
+    private func readRequest(_ node: JSONNode, at path: String, pool: StringPool) throws(LoadIssue) -> HARLog.Request {
         guard node.members != nil else { throw typeIssue(node, at: path, expected: "an object") }
-        let method = try string("method", of: node, at: path).uppercased()
+        let method = pool.intern(try string("method", of: node, at: path).uppercased())
         let url = try string("url", of: node, at: path)
-        let headers = try fields("headers", of: node, at: path)
+        let headers = try fields("headers", of: node, at: path, pool: pool)
         var body: String?
         var mimeType: String?
         if let postData = node["postData"], postData.members != nil {
-            mimeType = postData["mimeType"]?.value.stringValue
+            mimeType = postData["mimeType"]?.value.stringValue.map(pool.intern)
             if let text = postData["text"]?.value.stringValue {
                 body = text
             } else if let params = postData["params"]?.value.arrayValue {
@@ -133,7 +136,7 @@ public struct HARReader: Sendable {
         return HARLog.Request(method: method, url: url, headers: headers, body: body, mimeType: mimeType)
     }
 
-    private func readResponse(_ node: JSONNode, at path: String) throws(LoadIssue) -> HARLog.Response? {
+    private func readResponse(_ node: JSONNode, at path: String, pool: StringPool) throws(LoadIssue) -> HARLog.Response? {
         guard node.members != nil else { throw typeIssue(node, at: path, expected: "an object") }
         guard let statusNode = node["status"] else { return nil }
         guard let status = statusNode.value.intValue else {
@@ -141,11 +144,11 @@ public struct HARReader: Sendable {
         }
         // Browsers write status 0 for requests that got no answer.
         guard (100...599).contains(status) else { return nil }
-        let headers = try fields("headers", of: node, at: path)
+        let headers = try fields("headers", of: node, at: path, pool: pool)
         var body = Data()
         var mimeType: String?
         if let content = node["content"], content.members != nil {
-            mimeType = content["mimeType"]?.value.stringValue
+            mimeType = content["mimeType"]?.value.stringValue.map(pool.intern)
             if let text = content["text"]?.value.stringValue {
                 if content["encoding"]?.value.stringValue?.lowercased() == "base64" {
                     guard let decoded = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
@@ -162,7 +165,7 @@ public struct HARReader: Sendable {
         return HARLog.Response(status: status, headers: headers, body: body, mimeType: mimeType)
     }
 
-    private func fields(_ key: String, of node: JSONNode, at path: String) throws(LoadIssue) -> [HARLog.Field] {
+    private func fields(_ key: String, of node: JSONNode, at path: String, pool: StringPool) throws(LoadIssue) -> [HARLog.Field] {
         guard let list = node[key], !list.value.isNull else { return [] }
         let listPath = JSONPath.appending(path, key: key)
         guard let elements = list.elements else { throw typeIssue(list, at: listPath, expected: "an array of {name, value}") }
@@ -174,7 +177,7 @@ public struct HARReader: Sendable {
             // HTTP/2 pseudo-headers (`:authority`) are no header fields a client sets.
             guard !name.hasPrefix(":") else { continue }
             let value = element["value"]?.value.stringValue ?? element["value"]?.value.compactText ?? ""
-            result.append(HARLog.Field(name, value))
+            result.append(HARLog.Field(pool.intern(name), pool.intern(value)))
         }
         return result
     }
@@ -286,6 +289,22 @@ extension DateReader {
 /// The entries read so far, kept outside the parser's callback.
 private final class EntryCollector {
     var entries: [HARLog.Entry] = []
+}
+
+/// One copy of each short text that repeats from entry to entry (header names and values,
+/// MIME types, methods): a long capture then holds each once, not once per entry.
+private final class StringPool {
+    private var pool: [String: String] = [:]
+
+    func intern(_ text: String) -> String {
+        // Up to 15 bytes a String holds its text itself; long ones rarely repeat.
+        let count = text.utf8.count
+        guard count > 15, count <= 128 else { return text }
+        if let known = pool[text] { return known }
+        // A flood of distinct values (a token per request) is not kept.
+        if pool.count < 50_000 { pool[text] = text }
+        return text
+    }
 }
 
 /// ISO 8601 dates as exporters write them: with or without fractional seconds.

@@ -19,18 +19,44 @@ public struct TraceImportSpec: Sendable {
         /// Whether a request with this method and path takes this route.
         public func matches(method: String, path: String) -> Bool {
             if let own = self.method, own != method { return false }
-            let patternParts = self.path.split(separator: "/", omittingEmptySubsequences: false)
-            let pathParts = path.split(separator: "/", omittingEmptySubsequences: false)
-            for (index, part) in patternParts.enumerated() {
-                if part == "*" && index == patternParts.count - 1 { return true }
-                guard index < pathParts.count else { return false }
+            // Segment by segment, without splitting either into arrays: this runs for every
+            // request of a trace against every route a driver names.
+            var patternParts = Segments(self.path)
+            var pathParts = Segments(path)
+            while let part = patternParts.next() {
+                if part == "*" && patternParts.isAtEnd { return true }
+                guard let segment = pathParts.next() else { return false }
                 if part.hasPrefix("{") && part.hasSuffix("}") {
-                    if pathParts[index].isEmpty { return false }
-                } else if part != pathParts[index] {
+                    if segment.isEmpty { return false }
+                } else if part != segment {
                     return false
                 }
             }
-            return patternParts.count == pathParts.count
+            return pathParts.isAtEnd
+        }
+
+        /// The parts of a path between slashes, empty ones included (`/a/` is "", "a", "").
+        private struct Segments {
+            private let text: String
+            private var start: String.Index?
+
+            init(_ text: String) {
+                self.text = text
+                start = text.startIndex
+            }
+
+            /// Whether every part was given.
+            var isAtEnd: Bool { start == nil }
+
+            mutating func next() -> Substring? {
+                guard let from = start else { return nil }
+                guard let slash = text.utf8[from...].firstIndex(of: UInt8(ascii: "/")) else {
+                    start = nil
+                    return text[from...]
+                }
+                start = text.utf8.index(after: slash)
+                return text[from..<slash]
+            }
         }
     }
 

@@ -65,18 +65,35 @@ public struct TraceRedactor: Sendable {
 private struct SecretFinder {
     let policy = RedactionPolicy()
     var found = RedactionPolicy.Findings()
+    /// What each header field gave, for the short ones: the same few repeat in every entry.
+    private var headerFindings: [HARLog.Field: [RedactionPolicy.Finding]] = [:]
 
     /// The secrets, without placeholders of an already redacted trace.
     var ordered: [RedactionPolicy.Finding] { found.ordered.filter { !$0.value.hasPrefix("redacted-") } }
 
     mutating func collect(_ entry: HARLog.Entry) {
-        for field in entry.request.headers { policy.collect(header: field.name, value: field.value, into: &found) }
+        for field in entry.request.headers { collect(header: field) }
         collect(url: entry.request.url)
         if let body = entry.request.body { policy.collect(body: Data(body.utf8), contentType: entry.request.mimeType, into: &found) }
         if let response = entry.response {
-            for field in response.headers { policy.collect(header: field.name, value: field.value, into: &found) }
+            for field in response.headers { collect(header: field) }
             policy.collect(body: response.body, contentType: response.mimeType, into: &found)
         }
+    }
+
+    private mutating func collect(header field: HARLog.Field) {
+        guard field.value.utf8.count <= 128 else {
+            policy.collect(header: field.name, value: field.value, into: &found)
+            return
+        }
+        if let known = headerFindings[field] {
+            for finding in known { found.add(finding.value, finding.kind) }
+            return
+        }
+        var own = RedactionPolicy.Findings()
+        policy.collect(header: field.name, value: field.value, into: &own)
+        for finding in own.ordered { found.add(finding.value, finding.kind) }
+        if headerFindings.count < 50_000 { headerFindings[field] = own.ordered }
     }
 
     private mutating func collect(url: String) {
@@ -103,9 +120,17 @@ private struct Replacer {
     /// Whether each JSON key met so far names a credential (keys repeat in every entry).
     private let credentialNames = NameCache()
 
+    /// Masked header values by value: the same few values repeat in every entry.
+    private let headerValues = ValueCache()
+
     /// Answers remembered per key.
     private final class NameCache {
         var known: [String: Bool] = [:]
+    }
+
+    /// Masked texts remembered per text.
+    private final class ValueCache {
+        var masked: [String: String] = [:]
     }
 
     init(secrets: [RedactionPolicy.Finding]) {
@@ -124,10 +149,10 @@ private struct Replacer {
 
     func redact(_ entry: inout HARLog.Entry) {
         entry.request.url = text(entry.request.url)
-        entry.request.headers = entry.request.headers.map { HARLog.Field($0.name, text($0.value)) }
+        entry.request.headers = entry.request.headers.map { HARLog.Field($0.name, header($0.value)) }
         entry.request.body = entry.request.body.map { body($0) }
         if var response = entry.response {
-            response.headers = response.headers.map { HARLog.Field($0.name, text($0.value)) }
+            response.headers = response.headers.map { HARLog.Field($0.name, header($0.value)) }
             if let bodyText = String(data: response.body, encoding: .utf8) {
                 response.body = Data(body(bodyText).utf8)
             } else {
@@ -182,6 +207,15 @@ private struct Replacer {
     }
 
     func text(_ value: String) -> String { masker.mask(value) }
+
+    /// A header value masked, once per distinct short value: the entries then also share the result.
+    private func header(_ value: String) -> String {
+        guard value.utf8.count <= 128 else { return text(value) }
+        if let known = headerValues.masked[value] { return known }
+        let masked = text(value)
+        if headerValues.masked.count < 50_000 { headerValues.masked[value] = masked }
+        return masked
+    }
 
     private func isSecretName(_ key: String) -> Bool {
         if let known = credentialNames.known[key] { return known }

@@ -1,0 +1,430 @@
+import Foundation
+
+/// The draft itself: the scenario document the plan gives, written a member and an element at
+/// a time, so a long trace's draft is never held whole.
+extension TraceImporter {
+    /// What writing a draft leaves besides the text.
+    struct Drafted {
+        var summary: Summary
+        /// The entry each exchange was made from, by exchange.
+        var exchangeEntries: [Int]
+        /// The entry each step was made from, by step.
+        var stepEntries: [Int]
+    }
+
+    /// Writes the scenario document for `log` to `sink`: name, description, tags, given,
+    /// exchanges, steps, expect.
+    func writeDraft(from log: HARLog, file: String, to sink: inout some DraftSink) throws(Failure) -> Drafted {
+        guard let requestAction = spec.requestAction else {
+            throw Failure(
+                file: file,
+                """
+                this driver does not say how to import traces: add to it
+                    var traceImport: TraceImportSpec { TraceImportSpec(requestAction: "ACTION") }
+                naming the action that sends any request (arguments method, path, query, json); \
+                Documentation/api.md, "Importing traces", has the rest
+                """)
+        }
+        var summary = Summary()
+        summary.entries = log.entries.count
+        var items: [Item] = []
+        items.reserveCapacity(log.entries.count)
+        for (index, entry) in log.entries.enumerated() {
+            guard let item = Item(entry, index: index) else {
+                summary.droppedUnusable += 1
+                continue
+            }
+            guard keeps(item, summary: &summary) else { continue }
+            items.append(item)
+        }
+        // Exporters may list entries out of order; a stable sort keeps ties in file order.
+        items.sort { ($0.entry.started, $0.index) < ($1.entry.started, $1.index) }
+        guard !items.isEmpty else {
+            let reasons = summary.notes.isEmpty ? "the trace has no entries" : "left out: " + summary.notes.joined(separator: ", ")
+            throw Failure(
+                file: file, "no entries left to import (\(reasons))",
+                hint: summary.droppedByHost > 0
+                    ? "check --host against the hosts in the trace"
+                    : "export the requests of the bug again as HAR (--keep-static keeps assets)")
+        }
+        classify(&items)
+        let credentials = storedCredentials(items)
+        if spec.given == nil, !credentials.isEmpty {
+            let what = credentials.accessToken != nil ? "a bearer token" : "a refresh token"
+            throw Failure(
+                file: file,
+                """
+                the trace sends \(what) it never obtained, so the app must start signed in, but this driver's \
+                traceImport has no 'given' to store it: add to its TraceImportSpec
+                    given: { credentials in ["session": ["accessToken": .string(credentials.accessToken ?? "")]] }
+                shaped as the driver reads 'given' (credentials.refreshToken too, if it keeps one), or \
+                given: { _ in [:] } if the stack adds that credential by itself
+                """)
+        }
+        let groups = stepGroups(items, summary: &summary)
+        let exchanges = planExchanges(&items, groups: groups)
+        summary.exchanges = exchanges.count
+        summary.appRequests = items.filter { $0.role != .step }.count
+        summary.withoutResponse = items.filter { $0.entry.response == nil }.count
+
+        let base = (file as NSString).lastPathComponent
+        sink.member("name", .string(options.name ?? "Imported from \(base)"))
+        sink.member(
+            "description",
+            .string(
+                "Imported from \(base)\(log.creator.isEmpty ? "" : " (\(log.creator))"): \(items.count) requests. "
+                    + "DRAFT: 'expect' holds only the request counts the trace shows; add the state and alerts this bug is about."))
+        sink.member("tags", ["imported"])
+        sink.member("given", given(items, credentials: credentials))
+        sink.beginArray("exchanges")
+        for plan in exchanges { sink.element(exchangeDocument(plan, items: items, summary: &summary)) }
+        sink.endArray()
+        sink.beginArray("steps")
+        let stepEntries = try writeSteps(
+            items, groups: groups, exchanges: exchanges, requestAction: requestAction, file: file, summary: &summary, to: &sink)
+        sink.endArray()
+        summary.steps = stepEntries.count
+        var counts = JSONObject()
+        // Ids are unique by construction: append, not the keyed setter (a search per member).
+        // An optional exchange (a followed redirect) may or may not be used: it is not counted,
+        // and then neither is the total.
+        for exchange in exchanges where !exchange.optional { counts.appendNew(exchange.id, .number(Double(exchange.times))) }
+        var requests: JSONObject = [:]
+        if !exchanges.contains(where: \.optional) { requests["total"] = .number(Double(items.count)) }
+        if !counts.isEmpty { requests["counts"] = .object(counts) }
+        if !requests.isEmpty { sink.member("expect", ["requests": .object(requests)]) }
+        return Drafted(summary: summary, exchangeEntries: exchanges.map(\.entry), stepEntries: stepEntries)
+    }
+
+    // MARK: Exchanges
+
+    private func exchangeDocument(_ plan: ExchangePlan, items: [Item], summary: inout Summary) -> JSONValue {
+        let item = items[plan.first]
+        var object: JSONObject = ["id": .string(plan.id), "request": requestMatcher(item, summary: &summary)]
+        if let response = item.entry.response {
+            object["response"] = responseDocument(response, summary: &summary)
+        } else {
+            // No response recorded: the request failed or was cancelled before an answer.
+            object["fault"] = "networkConnectionLost"
+        }
+        if plan.times != 1 { object["times"] = .number(Double(plan.times)) }
+        if let after = plan.after { object["after"] = .string(after) }
+        let latency = Int(item.entry.time.rounded())
+        if latency > 0 { object["latency"] = .string("\(latency)ms") }
+        if plan.group != nil, plan.times > 1 { object["release"] = ["whenPending": .number(Double(plan.times))] }
+        // A followed redirect depends on the transport, not the app: the run may not repeat it.
+        if plan.optional { object["optional"] = true }
+        return .object(object)
+    }
+
+    private func requestMatcher(_ item: Item, summary: inout Summary) -> JSONValue {
+        var matcher: JSONObject = ["method": .string(item.entry.request.method), "path": .string(decodedPath(item.path))]
+        if !item.query.isEmpty { matcher["query"] = queryObject(item.query) }
+        if let authorization = item.entry.request.headers.first(named: "Authorization") {
+            matcher["headers"] = ["Authorization": .string(authorization)]
+        }
+        if let body = item.entry.request.body, !body.isEmpty {
+            if let json = JSONValue.parse(Data(body.utf8)) {
+                if json.depth <= Self.maximumBodyDepth {
+                    matcher["json"] = json
+                } else {
+                    summary.deepBodiesAsText += 1
+                    matcher["text"] = .string(body)
+                }
+            } else {
+                matcher["text"] = .string(body)
+            }
+        }
+        return .object(matcher)
+    }
+
+    private func responseDocument(_ response: HARLog.Response, summary: inout Summary) -> JSONValue {
+        var object: JSONObject = ["status": .number(Double(response.status))]
+        let headers = keptHeaders(response.headers)
+        if !headers.isEmpty { object["headers"] = .object(JSONObject(headers.map { ($0.name, .string($0.value)) })) }
+        if !response.body.isEmpty {
+            let json = JSONValue.parse(response.body).flatMap { $0.objectValue != nil || $0.arrayValue != nil ? $0 : nil }
+            if let json, json.depth > Self.maximumBodyDepth { summary.deepBodiesAsText += 1 }
+            if let json, json.depth <= Self.maximumBodyDepth {
+                object["json"] = json
+            } else if let text = String(data: response.body, encoding: .utf8) {
+                object["text"] = .string(text)
+            } else {
+                object["base64"] = .string(response.body.base64EncodedString())
+            }
+        }
+        return .object(object)
+    }
+
+    // MARK: Steps
+
+    /// Writes the steps to `sink`; returns the entry each was made from, for issues.
+    private func writeSteps(
+        _ items: [Item], groups: [[Int]], exchanges: [ExchangePlan], requestAction: String, file: String, summary: inout Summary,
+        to sink: inout some DraftSink
+    ) throws(Failure) -> [Int] {
+        var entries: [Int] = []
+        var currentEntry = items.first?.index ?? 0
+        func add(_ step: JSONValue) {
+            sink.element(step)
+            entries.append(currentEntry)
+        }
+        var clockEnd = items.first?.entry.started ?? Date(timeIntervalSince1970: 0)
+        // How many requests each exchange has served so far, for the check after each step.
+        var served = [Int](repeating: 0, count: exchanges.count)
+        if let startAction = spec.startAction, items.first?.role == .start {
+            add(["do": .string(startAction)])
+            let started = items.prefix { $0.role == .start }
+            clockEnd = started.map(\.entry.ended).max() ?? clockEnd
+            add(check(started.map(\.exchange), exchanges: exchanges, served: &served))
+        }
+        // Each step lasts until the next one starts: the stack's own requests in between are its.
+        let starts = groups.map { items[$0[0]].entry.started }
+        var cursor = 0
+        for (number, group) in groups.enumerated() {
+            currentEntry = items[group[0]].index
+            let start = starts[number]
+            let gap = start.timeIntervalSince(clockEnd) * 1000
+            if gap >= 1 {
+                var gapMilliseconds = Int(min(gap, Double(Self.maximumGap)).rounded(.down))
+                if gap > Double(Self.maximumGap) {
+                    // Days between two requests of one bug are a capture spanning sessions, not a wait to replay.
+                    summary.clampedGaps += 1
+                    gapMilliseconds = Self.maximumGap
+                }
+                if Duration.milliseconds(gapMilliseconds) >= options.minimumGap {
+                    add(["advance": .string(Self.durationText(milliseconds: gapMilliseconds))])
+                }
+            }
+            var calls: [(action: String, arguments: JSONValue)] = []
+            for position in group { calls.append(try call(items[position], action: requestAction, file: file, summary: &summary)) }
+            let outcomes = group.map { outcome(items, for: $0) }
+            if calls.count == 1 {
+                var step: JSONObject = ["do": .string(calls[0].action), "with": calls[0].arguments]
+                if let outcome = outcomes[0] { step["expect"] = outcome }
+                add(.object(step))
+            } else if Set(calls.map { $0.action + $0.arguments.compactText }).count == 1
+                && Set(outcomes.map { $0?.compactText ?? "" }).count == 1
+            {
+                var step: JSONObject = [
+                    "do": .string(calls[0].action), "with": calls[0].arguments, "parallel": .number(Double(calls.count)),
+                ]
+                if let outcome = outcomes[0] { step["expect"] = outcome }
+                add(.object(step))
+            } else {
+                let members: [JSONValue] = zip(calls, outcomes).map { call, outcome in
+                    var member: JSONObject = ["do": .string(call.action), "with": call.arguments]
+                    if let outcome { member["expect"] = outcome }
+                    return .object(member)
+                }
+                add(["group": .array(members)])
+            }
+            // The step stands for its requests: a step that sends none of them fails here.
+            add(check(group.map { items[$0].exchange }, exchanges: exchanges, served: &served))
+            // The items are sorted by start: walk them once, not once per step.
+            let nextStart = number + 1 < starts.count ? starts[number + 1] : Date.distantFuture
+            while cursor < items.count, items[cursor].entry.started < start { cursor += 1 }
+            while cursor < items.count, items[cursor].entry.started < nextStart {
+                clockEnd = max(clockEnd, items[cursor].entry.ended)
+                cursor += 1
+            }
+        }
+        return entries
+    }
+
+    /// `{"check": {"requests": {"counts": ...}}}`: the exchanges a step's requests used have
+    /// served as many requests as the trace shows by then.
+    private func check(_ used: [Int], exchanges: [ExchangePlan], served: inout [Int]) -> JSONValue {
+        var counts = JSONObject()
+        var seen = Set<Int>()
+        for exchange in used where exchange >= 0 {
+            served[exchange] += 1
+            seen.insert(exchange)
+        }
+        for exchange in seen.sorted() where !exchanges[exchange].optional {
+            counts.appendNew(exchanges[exchange].id, .number(Double(served[exchange])))
+        }
+        return ["check": ["requests": ["counts": .object(counts)]]]
+    }
+
+    /// The action a step item becomes, and its arguments. A dedicated action is claimed only
+    /// when it sends this request as captured: a JSON body with each argument as a string;
+    /// otherwise the entry is a plain request.
+    private func call(_ item: Item, action: String, file: String, summary: inout Summary) throws(Failure) -> (
+        action: String, arguments: JSONValue
+    ) {
+        let method = item.entry.request.method
+        if let rule = spec.actionRules.first(where: { $0.route.matches(method: method, path: item.path) }) {
+            let body = item.entry.request.body.flatMap { JSONValue.parse(Data($0.utf8)) }
+            var arguments = JSONObject()
+            var complete = rule.arguments.isEmpty || body?.objectValue != nil
+            for (argument, member) in rule.arguments.sorted(by: { $0.key < $1.key }) {
+                guard let value = body?[member], case .string = value else {
+                    complete = false
+                    break
+                }
+                arguments[argument] = value
+            }
+            if complete { return (rule.action, .object(arguments)) }
+            summary.plainInsteadOfAction += 1
+        }
+        return (action, try requestArguments(item, file: file))
+    }
+
+    private func requestArguments(_ item: Item, file: String) throws(Failure) -> JSONValue {
+        var arguments: JSONObject = [:]
+        if item.entry.request.method != "GET" { arguments["method"] = .string(item.entry.request.method) }
+        arguments["path"] = .string(decodedPath(item.path))
+        if !item.query.isEmpty { arguments["query"] = queryObject(item.query) }
+        if let body = item.entry.request.body, !body.isEmpty, let json = JSONValue.parse(Data(body.utf8)) {
+            guard json.depth <= Self.maximumBodyDepth else {
+                throw Failure(
+                    file: file, entry: item.entry, index: item.index, at: ".request.postData.text",
+                    "the request body nests \(json.depth) levels deep; a step's JSON argument may nest at most \(Self.maximumBodyDepth)",
+                    hint: "leave this entry out of the export, or flatten its body")
+            }
+            arguments["json"] = json
+        }
+        return .object(arguments)
+    }
+
+    /// A success the trace shows (the last answer of the call, after any retry) is expected again.
+    private func outcome(_ items: [Item], for position: Int) -> JSONValue? {
+        let key = items[position].callKey
+        var final = items[position].entry.response?.status
+        var index = position + 1
+        while index < items.count, items[index].role != .step {
+            if items[index].role == .retry, items[index].callKey == key { final = items[index].entry.response?.status }
+            index += 1
+        }
+        guard let final, (200...299).contains(final) else { return nil }
+        return ["ok": true]
+    }
+
+    // MARK: Given
+
+    private func given(_ items: [Item], credentials: TraceImportSpec.Credentials) -> JSONValue {
+        var given: JSONObject = [:]
+        if let first = items.first {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            given["clock"] = ["start": .string(formatter.string(from: first.entry.started))]
+        }
+        guard let build = spec.given else { return .object(given) }
+        if case .object(let extra) = build(credentials) {
+            for member in extra { given[member.key] = member.value }
+        }
+        return .object(given)
+    }
+
+    /// The first bearer credential and refresh token the trace sends that no answer before them
+    /// handed out: what the app had stored when the capture began.
+    private func storedCredentials(_ items: [Item]) -> TraceImportSpec.Credentials {
+        var seenInResponses = ""
+        var access: String?
+        var refresh: String?
+        for item in items {
+            if access == nil, let header = item.entry.request.headers.first(named: "Authorization"),
+                let credential = SecretRedactor.credentials(in: header).first, !seenInResponses.contains(credential)
+            {
+                access = credential
+            }
+            if refresh == nil, let body = item.entry.request.body, let json = JSONValue.parse(Data(body.utf8)),
+                let token = Self.firstValue(in: json, key: "refreshtoken"), !seenInResponses.contains(token)
+            {
+                refresh = token
+            }
+            // Only a credential the trace did not hand out itself comes from a stored session.
+            if let response = item.entry.response, seenInResponses.utf8.count < 4_000_000 {
+                seenInResponses += String(decoding: response.body.prefix(100_000), as: UTF8.self)
+            }
+            if access != nil && refresh != nil { break }
+        }
+        return TraceImportSpec.Credentials(accessToken: access, refreshToken: refresh)
+    }
+
+    private static func firstValue(in json: JSONValue, key: String) -> String? {
+        switch json {
+        case .object(let object):
+            for member in object {
+                if member.key.lowercased().filter({ $0 != "_" && $0 != "-" }) == key, let text = member.value.stringValue { return text }
+                if let found = firstValue(in: member.value, key: key) { return found }
+            }
+            return nil
+        case .array(let elements): return elements.lazy.compactMap { firstValue(in: $0, key: key) }.first
+        default: return nil
+        }
+    }
+
+    /// The path as the stack writes it; kept percent-encoded where decoding would make it something
+    /// a scenario path cannot be (a `?` or `#` inside it).
+    private func decodedPath(_ path: String) -> String {
+        // Without an escape there is nothing to decode, and the path came from a URL's path.
+        guard path.utf8.contains(UInt8(ascii: "%")) else { return path }
+        guard let decoded = path.removingPercentEncoding, !decoded.utf8.contains(UInt8(ascii: "?")),
+            !decoded.utf8.contains(UInt8(ascii: "#")), decoded.hasPrefix("/")
+        else {
+            return path
+        }
+        return decoded
+    }
+
+    private func queryObject(_ query: [(name: String, value: String)]) -> JSONValue {
+        var object = JSONObject()
+        for item in query where object[item.name] == nil { object[item.name] = .string(item.value) }
+        return .object(object)
+    }
+
+    static func durationText(milliseconds: Int) -> String {
+        var rest = milliseconds
+        var text = ""
+        for (unit, size) in [("h", 3_600_000), ("m", 60_000), ("s", 1_000)] where rest >= size {
+            text += "\(rest / size)\(unit)"
+            rest %= size
+        }
+        if rest > 0 || text.isEmpty { text += "\(rest)ms" }
+        return text
+    }
+}
+
+/// Where a draft goes: a member at a time, arrays an element at a time.
+protocol DraftSink {
+    mutating func member(_ key: String, _ value: JSONValue)
+    mutating func beginArray(_ key: String)
+    mutating func element(_ value: JSONValue)
+    mutating func endArray()
+}
+
+extension PrettyObjectWriter: DraftSink {}
+
+/// A draft as one JSON document, for callers that want the tree.
+struct DraftDocument: DraftSink {
+    var object = JSONObject()
+    private var key = ""
+    private var elements: [JSONValue] = []
+
+    mutating func member(_ key: String, _ value: JSONValue) { object.appendNew(key, value) }
+
+    mutating func beginArray(_ key: String) {
+        self.key = key
+        elements = []
+    }
+
+    mutating func element(_ value: JSONValue) { elements.append(value) }
+
+    mutating func endArray() {
+        object.appendNew(key, .array(elements))
+        elements = []
+    }
+}
+
+extension JSONValue {
+    /// How deeply arrays and objects nest in it (a scalar is 0).
+    var depth: Int {
+        switch self {
+        case .array(let elements): 1 + (elements.lazy.map(\.depth).max() ?? 0)
+        case .object(let object): 1 + (object.lazy.map(\.value.depth).max() ?? 0)
+        default: 0
+        }
+    }
+}
