@@ -24,7 +24,7 @@ extension HTTPTransport {
         do {
             answer = try await send(outgoing)
         } catch let error as TransportError {
-            throw URLError(Self.urlErrorCode(for: error.code))
+            throw URLError(error.code.urlErrorCode)
         }
         var fields: [String: String] = [:]
         for field in answer.headers {
@@ -35,9 +35,12 @@ extension HTTPTransport {
         }
         return (answer.body, response)
     }
+}
 
-    private static func urlErrorCode(for code: TransportError.Code) -> URLError.Code {
-        switch code {
+extension TransportError.Code {
+    /// The `URLError` code URLSession gives for the same failure.
+    public var urlErrorCode: URLError.Code {
+        switch self {
         case .timedOut: .timedOut
         case .notConnectedToInternet: .notConnectedToInternet
         case .networkConnectionLost: .networkConnectionLost

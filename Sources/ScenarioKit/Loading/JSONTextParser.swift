@@ -277,7 +277,9 @@ extension JSONTextParser {
         /// A list of exactly the size of `list`: made once, where growing it as it was read
         /// would have made it several times over.
         private static func copy<Element>(_ list: [Element]) -> [Element] {
-            list.withUnsafeBufferPointer { source in
+            // An empty list is the process's one empty array, whose header must not be written to.
+            guard !list.isEmpty else { return [] }
+            return list.withUnsafeBufferPointer { source in
                 [Element](unsafeUninitializedCapacity: source.count) { target, count in
                     _ = target.initialize(fromContentsOf: source)
                     count = source.count

@@ -130,7 +130,7 @@ public class ScriptedURLProtocol: URLProtocol {
                 if !response.body.isEmpty { client?.urlProtocol(loader, didLoad: response.body) }
                 client?.urlProtocolDidFinishLoading(loader)
             case .failure(let error):
-                client?.urlProtocol(loader, didFailWithError: URLError(Self.urlErrorCode(error.code)))
+                client?.urlProtocol(loader, didFailWithError: URLError(error.code.urlErrorCode))
             }
         }
     }
@@ -182,18 +182,6 @@ public class ScriptedURLProtocol: URLProtocol {
             data.append(buffer, count: count)
         }
         return data
-    }
-
-    static func urlErrorCode(_ code: TransportError.Code) -> URLError.Code {
-        switch code {
-        case .timedOut: .timedOut
-        case .notConnectedToInternet: .notConnectedToInternet
-        case .networkConnectionLost: .networkConnectionLost
-        case .cannotConnectToHost: .cannotConnectToHost
-        case .cancelled: .cancelled
-        case .badServerResponse: .badServerResponse
-        case .other: .unknown
-        }
     }
 }
 
