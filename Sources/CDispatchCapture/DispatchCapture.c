@@ -50,6 +50,7 @@ typedef void *(*global_queue_fn)(intptr_t, uintptr_t);
 typedef void *(*queue_create_fn)(const char *, void *);
 typedef void *(*queue_create_with_target_fn)(const char *, void *, void *);
 typedef void (*set_target_fn)(void *, void *);
+typedef void (*sync_f_fn)(void *, void *, void (*)(void *));
 typedef void *(*block_copy_fn)(const void *);
 typedef void (*block_release_fn)(const void *);
 
@@ -73,6 +74,7 @@ static struct {
     queue_create_fn queue_create;
     queue_create_with_target_fn queue_create_with_target;
     set_target_fn set_target_queue;
+    sync_f_fn sync_f;
     block_copy_fn block_copy;
     block_release_fn block_release;
     void *main_queue, *timer_type;
@@ -361,6 +363,7 @@ static int find_real(void) {
     FIND(after, "dispatch_after")
     FIND(sync, "dispatch_sync")
     FIND(barrier_sync, "dispatch_barrier_sync")
+    FIND(sync_f, "dispatch_sync_f")
     FIND(group_notify, "dispatch_group_notify")
     FIND(group_wait, "dispatch_group_wait")
     FIND(semaphore_wait, "dispatch_semaphore_wait")
@@ -425,7 +428,7 @@ int ssdc_install(const ssdc_handlers *new_handlers) {
 }
 
 void ssdc_real_async(void *queue, void *block) { real.async(queue, block); }
-void ssdc_real_sync(void *queue, void *block) { real.sync(queue, block); }
+void ssdc_real_sync_f(void *queue, void *context, void (*work)(void *)) { real.sync_f(queue, context, work); }
 void ssdc_real_group_enter(void *group) { real.group_enter(group); }
 void ssdc_real_group_leave(void *group) { real.group_leave(group); }
 long ssdc_real_group_wait(void *group, uint64_t timeout) { return real.group_wait(group, timeout); }
@@ -478,7 +481,7 @@ int ssdc_install(const ssdc_handlers *handlers) {
     return -1;
 }
 void ssdc_real_async(void *queue, void *block) {}
-void ssdc_real_sync(void *queue, void *block) {}
+void ssdc_real_sync_f(void *queue, void *context, void (*work)(void *)) { work(context); }
 void ssdc_real_group_enter(void *group) {}
 void ssdc_real_group_leave(void *group) {}
 long ssdc_real_group_wait(void *group, uint64_t timeout) { return 0; }

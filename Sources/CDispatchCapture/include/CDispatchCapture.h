@@ -37,7 +37,7 @@ int ssdc_install(const ssdc_handlers *handlers);
 
 // libdispatch itself, for calls the handlers pass on or make.
 void ssdc_real_async(void *queue, void *block);
-void ssdc_real_sync(void *queue, void *block);
+void ssdc_real_sync_f(void *queue, void *context, void (*work)(void *));
 void ssdc_real_group_enter(void *group);
 void ssdc_real_group_leave(void *group);
 long ssdc_real_group_wait(void *group, uint64_t timeout);

@@ -63,6 +63,9 @@ enum DispatchCapture {
     nonisolated(unsafe) private static var timers: [Object: DispatchTimer] = [:]
     /// Every queue's target queue other than the default, as set when it was made or later.
     nonisolated(unsafe) private static var targets: [Object: Object] = [:]
+    /// Foundation's queues made on a runner while its scenario runs (a routed task's own): only
+    /// that scenario uses them.
+    nonisolated(unsafe) private static var runnerMade: [Object: ScenarioScheduler] = [:]
 
     private static func targeted(_ queue: Object?, _ target: Object?, created: Bool) {
         guard let queue else { return }
@@ -71,9 +74,17 @@ enum DispatchCapture {
             // A queue made at an address the scenario knew is another queue: the one it knew is
             // gone. Left in place, the new queue (another test's URLSession, say) would be taken
             // for the scenario's and its blocks run on the runner beside its real ones.
-            if created { queues[queue] = nil }
+            if created {
+                queues[queue] = nil
+                runnerMade[queue] = nil
+            }
             targets[queue] = target.flatMap { ssdc_is_global_queue($0) != 0 ? nil : $0 }
-            if let creator, !isFoundations(queue) { queues[queue] = creator }
+            guard let creator else { return }
+            if !isFoundations(queue) {
+                queues[queue] = creator
+            } else if created {
+                runnerMade[queue] = creator
+            }
         }
     }
 
@@ -91,10 +102,24 @@ enum DispatchCapture {
         }
     }
 
+    /// The scenario that owns `queue` or a queue it targets (lock held): a queue aimed at the
+    /// scenario's runs its blocks in that queue's order, so they are the scenario's too (a
+    /// URLSession task's own queue targets its session's).
+    private static func scenario(orderingBlocksOf queue: Object) -> ScenarioScheduler? {
+        var current = queue
+        for _ in 0..<64 {
+            if let known = queues[current] { return known }
+            guard let next = targets[current], next != current else { return nil }
+            current = next
+        }
+        return nil
+    }
+
     /// Forgets everything `scheduler` owned: its queues go back to libdispatch.
     static func forget(_ scheduler: ScenarioScheduler) {
         let dropped: [DispatchTimer] = lock.withLock {
             queues = queues.filter { $0.value !== scheduler }
+            runnerMade = runnerMade.filter { $0.value !== scheduler }
             let mine = timers.values.filter { $0.scheduler === scheduler }
             timers = timers.filter { $0.value.scheduler !== scheduler }
             return mine
@@ -104,13 +129,20 @@ enum DispatchCapture {
 
     /// The scenario a call on `queue` belongs to, and whether it comes from another thread.
     private static func owner(of queue: Object?) -> (ScenarioScheduler, foreign: Bool)? {
-        if let queue, isCurls(queue) { return nil }
+        if let queue, isCurls(queue) {
+            // Routed requests never reach libcurl: a transfer driven from the runner is one of the
+            // scenario's requests on its way to the network.
+            Capture.currentScheduler?.noteEscape(
+                "a request went to the network through libcurl: it came from a URLSession that does not route to the scenario (one made without the driver context's configuration, or URLSession.shared made before the first scenario started)"
+            )
+            return nil
+        }
         if let mine = Capture.currentScheduler {
             if let queue, !ssdcIsShared(queue), !isFoundations(queue) { lock.withLock { queues[queue] = mine } }
             return (mine, false)
         }
         guard let queue else { return nil }
-        if let known = lock.withLock({ queues[queue] }) { return (known, true) }
+        if let known = lock.withLock({ scenario(orderingBlocksOf: queue) }) { return (known, true) }
         if queue == mainQueue, let running = Capture.wholeProcessScenario { return (running, true) }
         return nil
     }
@@ -120,6 +152,26 @@ enum DispatchCapture {
     private static func isFoundations(_ queue: Object) -> Bool {
         guard let raw = ssdc_queue_label(queue) else { return false }
         return strncmp(raw, "org.swift.", 10) == 0 || strncmp(raw, "com.apple.", 10) == 0
+    }
+
+    /// Whether a block the runner took for `queue` must run under the queue's real lock:
+    /// Foundation's queues made before the run (the shared cookie storage's, a shared session's)
+    /// guard state that other threads of the process use at the same time.
+    static func guardsSharedState(_ queue: Object) -> Bool {
+        isFoundations(queue) && lock.withLock { runnerMade[queue] == nil }
+    }
+
+    /// Runs `body` on this thread holding `queue` (and the queues it targets) as libdispatch's
+    /// `sync` does, so that other threads' blocks of that queue wait meanwhile.
+    static func holdingRealLock(of queue: Object, _ body: () -> Void) {
+        withoutActuallyEscaping(body) { body in
+            var body = body
+            withUnsafeMutablePointer(to: &body) { pointer in
+                ssdc_real_sync_f(queue, pointer) { context in
+                    context?.assumingMemoryBound(to: (() -> Void).self).pointee()
+                }
+            }
+        }
     }
 
     /// FoundationNetworking's libcurl machinery (a session's multi handle, its socket and timeout

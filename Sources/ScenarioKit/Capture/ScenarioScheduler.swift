@@ -188,11 +188,14 @@ final class ScenarioScheduler: @unchecked Sendable {
             }
             return taken
         }
-        for work in earlier { run(work) }
-        let outer = currentQueue
-        currentQueue = target
-        ssdc_block_invoke(block)
-        currentQueue = outer
+        let runInTurn = {
+            for work in earlier { self.run(work, holdingItsQueue: true) }
+            let outer = self.currentQueue
+            self.currentQueue = target
+            ssdc_block_invoke(block)
+            self.currentQueue = outer
+        }
+        if DispatchCapture.guardsSharedState(target) { DispatchCapture.holdingRealLock(of: target, runInTurn) } else { runInTurn() }
     }
 
     /// Runs queued work on the runner, inside a blocking wait (`group.wait()`, `semaphore.wait()`),
@@ -341,11 +344,15 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
-    private func run(_ work: DispatchWork) {
+    private func run(_ work: DispatchWork, holdingItsQueue: Bool = false) {
         let outer = (currentQueue, condition.withLock { runningMain })
         condition.withLock { runningMain = work.isMain }
         currentQueue = work.queue
-        work.run()
+        if !holdingItsQueue, DispatchCapture.guardsSharedState(work.queue) {
+            DispatchCapture.holdingRealLock(of: work.queue, work.run)
+        } else {
+            work.run()
+        }
         currentQueue = outer.0
         condition.withLock { runningMain = outer.1 }
     }
