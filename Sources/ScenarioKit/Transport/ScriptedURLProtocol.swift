@@ -27,7 +27,19 @@ public class ScriptedURLProtocol: URLProtocol {
     /// The route of the scenario running in this process, for requests that carry none
     /// (`URLSession.shared`, a session the stack built without the routed configuration).
     nonisolated(unsafe) private static var runningRoute: String?
-    private static let registration: Void = { _ = URLProtocol.registerClass(ScriptedURLProtocol.self) }()
+    private static let registration: Void = {
+        _ = URLProtocol.registerClass(ScriptedURLProtocol.self)
+        #if canImport(FoundationNetworking)
+            // FoundationNetworking asks registered classes in the order they came, and
+            // `URLSession.shared` keeps the order it found when it was made. Once any URLSession
+            // exists, HTTP's own class comes before this one and would take the shared session's
+            // requests to the network: each is registered again, after this one.
+            for builtIn in URLSessionConfiguration.default.protocolClasses ?? [] {
+                URLProtocol.unregisterClass(builtIn)
+                _ = URLProtocol.registerClass(builtIn)
+            }
+        #endif
+    }()
 
     /// Serves requests without a route header from `route` while a scenario runs (`nil` stops).
     static func serveUnrouted(_ route: String?) {
