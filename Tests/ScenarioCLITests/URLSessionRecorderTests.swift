@@ -10,16 +10,9 @@ import Testing
 
 /// `URLSessionRecorder`: an app that owns its URLSession adds one line to its configuration, its
 /// requests still go over the network (a loopback server here), and what it records is HAR that
-/// the built `scenario import` turns into a scenario that runs.
-///
-/// Real traffic goes through libcurl, whose sessions stay busy after a test ends; beside the
-/// scenario tests of the same process their work has crashed libcurl (README, "Development"). So these tests run in a `swift test` process of their own, which `.ci/run`
-/// starts with `SCENARIO_NETWORK_TESTS=1`.
-@Suite(
-    .enabled(
-        if: ProcessInfo.processInfo.environment["SCENARIO_NETWORK_TESTS"] == "1",
-        "real network traffic: run with SCENARIO_NETWORK_TESTS=1 --filter URLSessionRecorderTests"))
-struct URLSessionRecorderTests {
+/// the built `scenario import` turns into a scenario that runs. They run beside the scenario
+/// tests of the same process, as a team's own network tests would.
+@Suite struct URLSessionRecorderTests {
     /// A session of the kind an app builds, with the recorder as the one added line.
     static func appSession(
         recording recorder: URLSessionRecorder, headers: [String: String] = [:]
