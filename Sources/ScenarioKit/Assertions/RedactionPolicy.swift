@@ -108,10 +108,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     public func isCredentialName(_ name: String) -> Bool {
         // Names repeat in every entry of a capture: the built-in answer is remembered per name.
         guard extraKeys.isEmpty else { return decideCredentialName(name) }
-        if let known = Self.builtInAnswers.answer(for: name) { return known }
-        let answer = decideCredentialName(name)
-        Self.builtInAnswers.remember(answer, for: name)
-        return answer
+        return Self.builtInAnswers.answer(for: name) { decideCredentialName(name) }
     }
 
     /// Answers of ``isCredentialName(_:)`` without extra keys, shared by every policy.
@@ -147,234 +144,6 @@ public struct RedactionPolicy: Sendable, Hashable {
         return .token
     }
 
-    // MARK: - Where secrets are
-
-    /// Secrets in a JSON value: values of credential names, everything under `tokens` and
-    /// the like, JWTs anywhere, and the same inside strings that hold JSON or a form.
-    public func collect(json value: JSONValue, into found: inout Findings, depth: Int = 0) {
-        switch value {
-        case .object(let object):
-            for (key, member) in object {
-                if isCredentialName(key) {
-                    let kind = Self.kind(forName: key)
-                    switch member {
-                    case .string(let text):
-                        // A password is secret whole; an authorization-like value also by its parts.
-                        found.add(text, kind)
-                        for part in Self.credentials(in: text) { found.add(part, kind) }
-                    case .number: found.add(member.compactText, kind)  // a numeric one-time code
-                    case .object, .array: collectLeaves(member, kind: kind, into: &found)
-                    default: break
-                    }
-                } else {
-                    collect(json: member, into: &found, depth: depth)
-                }
-            }
-        case .array(let elements): for element in elements { collect(json: element, into: &found, depth: depth) }
-        case .string(let text): collect(text: text, into: &found, depth: depth + 1)
-        default: break
-        }
-    }
-
-    /// Every string under a secret name (numbers there are lifetimes and counts).
-    private func collectLeaves(_ value: JSONValue, kind: TraceRedactor.Kind, into found: inout Findings) {
-        switch value {
-        case .string(let string): found.add(string, kind)
-        case .array(let elements): for element in elements { collectLeaves(element, kind: kind, into: &found) }
-        case .object(let object): for (_, member) in object { collectLeaves(member, kind: kind, into: &found) }
-        default: break
-        }
-    }
-
-    /// Secrets in free text: JSON or a form it holds, and JWTs. `depth` stops JSON held in
-    /// strings held in JSON from going on for ever.
-    public func collect(text: String, into found: inout Findings, depth: Int = 0) {
-        for jwt in Self.jwtShaped(in: text) { found.add(jwt, .jwt) }
-        guard depth < 4, let first = text.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") }) else { return }
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let json = JSONValue.parse(Data(text.utf8)) {
-            collect(json: json, into: &found, depth: depth)
-        } else if first == UInt8(ascii: "-"), text.hasPrefix("--"),
-            SecretRedactor.bytes(of: text.lowercased(), contain: "content-disposition")
-        {
-            collect(multipart: text, into: &found)
-        } else if Self.looksLikeForm(text) {
-            collect(form: text, into: &found)
-        }
-    }
-
-    private static func looksLikeForm(_ text: String) -> Bool {
-        text.utf8.contains(UInt8(ascii: "=")) && !text.utf8.contains(UInt8(ascii: " ")) && !text.utf8.contains(UInt8(ascii: "\n"))
-    }
-
-    /// Secrets in a body: JSON, a form or multipart form data (by the content type or the
-    /// look of it), and JWTs in any text, binary bodies included.
-    public func collect(body: Data, contentType: String? = nil, into found: inout Findings) {
-        guard !body.isEmpty else { return }
-        if let json = JSONValue.parse(body) {
-            collect(json: json, into: &found)
-            return
-        }
-        let text = String(decoding: body.prefix(1 << 20), as: UTF8.self)
-        let type = contentType?.lowercased() ?? ""
-        if type.contains("multipart/") {
-            collect(multipart: text, into: &found)
-            for jwt in Self.jwtShaped(in: text) { found.add(jwt, .jwt) }
-        } else if type.contains("x-www-form-urlencoded") {
-            collect(form: text, into: &found)
-            for jwt in Self.jwtShaped(in: text) { found.add(jwt, .jwt) }
-        } else {
-            collect(text: text, into: &found)
-        }
-    }
-
-    /// Values of credential names in query items (`?access_token=...`), decoded.
-    public func collect(query items: [(name: String, value: String)], into found: inout Findings) {
-        for item in items {
-            if isCredentialName(item.name) {
-                found.add(item.value, Self.kind(forName: item.name))
-            } else {
-                collect(text: item.value, into: &found, depth: 1)
-            }
-        }
-    }
-
-    /// Values of credential fields in a form-encoded body (`password=...&email=...`), decoded
-    /// (the masker finds every encoding of a value).
-    public func collect(form body: String, into found: inout Findings) {
-        for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { continue }
-            let decode = { (text: Substring) in
-                // Most values hold neither `+` nor an escape: nothing to decode.
-                guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
-                return text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
-            }
-            let name = decode(parts[0])
-            if isCredentialName(name) {
-                found.add(decode(parts[1]), Self.kind(forName: name))
-            } else {
-                for jwt in Self.jwtShaped(in: decode(parts[1])) { found.add(jwt, .jwt) }
-            }
-        }
-    }
-
-    /// Values of credential parts in multipart form data (`name="password"`).
-    public func collect(multipart body: String, into found: inout Findings) {
-        // `\r\n` is one Character: lines are split after it becomes `\n`.
-        let body = body.replacingOccurrences(of: "\r\n", with: "\n")
-        guard let boundaryLine = body.split(separator: "\n", maxSplits: 1).first else { return }
-        let boundary = boundaryLine.trimmingCharacters(in: .whitespaces)
-        guard boundary.hasPrefix("--"), boundary.count > 2 else { return }
-        for normalizedPart in body.components(separatedBy: boundary) {
-            guard let split = normalizedPart.range(of: "\n\n") else { continue }
-            let head = normalizedPart[..<split.lowerBound]
-            var value = String(normalizedPart[split.upperBound...])
-            if value.hasSuffix("\n") { value.removeLast() }
-            guard let nameRange = head.range(of: "name=\"") else { continue }
-            let name = head[nameRange.upperBound...].prefix { $0 != "\"" }
-            if isCredentialName(String(name)) {
-                found.add(value, Self.kind(forName: String(name)))
-            } else {
-                collect(text: value, into: &found, depth: 1)
-            }
-        }
-    }
-
-    /// Cookie values shorter than this are preferences (`theme=dark`), not credentials.
-    static let minimumCookieLength = 8
-
-    /// Header names whose whole value is a credential, besides `Authorization` and cookies.
-    static let keyHeaderWords = ["apikey", "token", "secret", "auth", "session", "password", "signature"]
-
-    /// What a header's name makes of its value.
-    private enum HeaderRule {
-        case authorization, cookie, setCookie, key, other
-    }
-
-    /// The rule for a header name; names repeat in every entry, so the built-in answer is remembered.
-    private func headerRule(_ name: String) -> HeaderRule {
-        guard extraKeys.isEmpty else { return decideHeaderRule(name) }
-        if let known = Self.builtInHeaderRules.answer(for: name) { return known }
-        let rule = decideHeaderRule(name)
-        Self.builtInHeaderRules.remember(rule, for: name)
-        return rule
-    }
-
-    private static let builtInHeaderRules = NameAnswers<HeaderRule>()
-
-    private func decideHeaderRule(_ name: String) -> HeaderRule {
-        let key = Self.normalized(name)
-        switch key {
-        case "authorization", "proxyauthorization": return .authorization
-        case "cookie": return .cookie
-        case "setcookie": return .setCookie
-        default: return Self.keyHeaderWords.contains(where: key.contains) || isCredentialName(name) ? .key : .other
-        }
-    }
-
-    /// The secrets of one header field.
-    public func collect(header name: String, value: String, into found: inout Findings) {
-        switch headerRule(name) {
-        case .authorization:
-            if let credential = Self.credentials(in: value).first { found.add(credential, .authorization) }
-            // `Basic base64(user:password)`: the password is secret in its own right too.
-            let parts = value.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1])),
-                let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":")
-            {
-                found.add(String(pair[pair.index(after: colon)...]), .password)
-            }
-        case .cookie:
-            for pair in value.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[1].count >= Self.minimumCookieLength { found.add(String(parts[1]), .cookie) }
-            }
-        case .setCookie:
-            // Only the cookie's own value: attributes such as Path are not secret.
-            let first = value.split(separator: ";").first.map(String.init) ?? ""
-            let parts = first.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[1].count >= Self.minimumCookieLength { found.add(String(parts[1]), .cookie) }
-        case .key:
-            found.add(value, .apiKey)
-        case .other:
-            break
-        }
-        for jwt in Self.jwtShaped(in: value) { found.add(jwt, .jwt) }
-    }
-
-    /// Route words after which a path segment is a credential (`/reset/<token>`).
-    static let credentialRoutes: Set<String> = [
-        "reset", "resetpassword", "passwordreset", "passwordresets", "verify", "verification", "verifications", "confirm",
-        "confirmation", "confirmations", "activate", "activation", "invite", "invites", "invitation", "invitations", "magic",
-        "magiclink", "magiclinks", "unsubscribe", "token", "tokens", "apikeys", "secrets", "signin", "login", "recover", "recovery",
-    ]
-
-    /// The secret segments of a URL path: see the type's rule.
-    public func collect(path: String, into found: inout Findings) {
-        let path = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
-        let segments = path.split(separator: "/").map { part in
-            // Only a segment with an escape needs Foundation to decode it.
-            part.utf8.contains(UInt8(ascii: "%")) ? String(part).removingPercentEncoding ?? String(part) : String(part)
-        }
-        for (index, segment) in segments.enumerated() {
-            if !Self.jwtShaped(in: segment).isEmpty {
-                found.add(segment, .jwt)
-                continue
-            }
-            // Short segments (`/items/42/like`) are neither shape: most end here.
-            guard segment.utf8.count >= 8 else { continue }
-            let hasDigit = segment.contains(where: \.isNumber)
-            let hasLetter = segment.contains(where: \.isLetter)
-            if segment.count >= 24, hasDigit, hasLetter {
-                found.add(segment, .token)
-            } else if index > 0, segment.count >= 8, hasLetter, Self.credentialRoutes.contains(Self.normalized(segments[index - 1])),
-                hasDigit || (segment.contains(where: \.isUppercase) && segment.contains(where: \.isLowercase))
-            {
-                found.add(segment, .token)
-            }
-        }
-    }
-
     // MARK: - Shapes
 
     /// The secret parts of a header value: `Bearer X` gives `X`; `a=1; b=2` cookie lists give
@@ -408,16 +177,18 @@ public struct RedactionPolicy: Sendable, Hashable {
 }
 
 /// A bounded memo of name → answer, safe to share between threads.
-private final class NameAnswers<Answer>: @unchecked Sendable {
+final class NameAnswers<Answer>: @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [String: Answer] = [:]
 
-    func answer(for name: String) -> Answer? { lock.withLock { answers[name] } }
-
-    func remember(_ answer: Answer, for name: String) {
+    /// The answer remembered for `name`, or the one `decide` gives, remembered.
+    func answer(for name: String, deciding decide: () -> Answer) -> Answer {
+        if let known = lock.withLock({ answers[name] }) { return known }
+        let answer = decide()
         lock.withLock {
             // Names are a capture's keys, few and repeated; a flood of distinct ones is not kept.
             if answers.count < 10_000 { answers[name] = answer }
         }
+        return answer
     }
 }

@@ -96,3 +96,21 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+extension ScenarioScheduler {
+    /// Where a job runs.
+    enum Lane {
+        /// Nonisolated code and actors: run as the global executor would.
+        case generic
+        /// Main-actor code: run "on" the main actor's stand-in, so isolation checks hold.
+        case main
+    }
+
+    /// What the runner runs: a Swift job, or a block taken from Dispatch.
+    enum Work {
+        case job(UnownedJob, Lane)
+        case block(DispatchWork)
+        /// An answer of the scripted backend, handed to the stack when nothing else can run.
+        case delivery(AnswerDelivery)
+    }
+}

@@ -9,22 +9,6 @@ import Foundation
 /// one queue, an empty queue means the app is idle: every task waits on the virtual clock, on
 /// the scripted backend, on declared outside work, or is done. No yielding and hoping.
 final class ScenarioScheduler: @unchecked Sendable {
-    /// Where a job runs.
-    enum Lane {
-        /// Nonisolated code and actors: run as the global executor would.
-        case generic
-        /// Main-actor code: run "on" the main actor's stand-in, so isolation checks hold.
-        case main
-    }
-
-    /// What the runner runs: a Swift job, or a block taken from Dispatch.
-    enum Work {
-        case job(UnownedJob, Lane)
-        case block(DispatchWork)
-        /// An answer of the scripted backend, handed to the stack when nothing else can run.
-        case delivery(AnswerDelivery)
-    }
-
     private struct Entry {
         var work: Work
         /// When it was queued, on Dispatch's real clock (Swift's clocks are virtual on a Linux
@@ -103,9 +87,9 @@ final class ScenarioScheduler: @unchecked Sendable {
         condition.withLock {
             // Picked up under the queue's lock: the runner never sees the answer gone and the job not yet queued.
             if foreign, !outside.pickUp(), escapeNotes.count < 20 {
-                let note =
+                recordEscape(
                     "\(what()) was enqueued from \(thread) while nothing outside the scenario was expected to come back (a Thread, a real timer, a callback API the scenario cannot see?); declare such work with DriverContext.outsideWork(_:)"
-                if !escapeNotes.contains(note) { escapeNotes.append(note) }
+                )
             }
             queue.append(entry(work))
             condition.signal()
@@ -119,10 +103,11 @@ final class ScenarioScheduler: @unchecked Sendable {
     }
 
     /// Records something that escaped the scenario; the run fails with it.
-    func noteEscape(_ note: String) {
-        condition.withLock {
-            if escapeNotes.count < 20, !escapeNotes.contains(note) { escapeNotes.append(note) }
-        }
+    func noteEscape(_ note: String) { condition.withLock { recordEscape(note) } }
+
+    /// Keeps the first 20 escapes, each once (lock held).
+    private func recordEscape(_ note: String) {
+        if escapeNotes.count < 20, !escapeNotes.contains(note) { escapeNotes.append(note) }
     }
 
     /// Real time since the running job was queued; called on the runner thread.
@@ -188,14 +173,10 @@ final class ScenarioScheduler: @unchecked Sendable {
             }
             return taken
         }
-        let runInTurn = {
-            for work in earlier { self.run(work, holdingItsQueue: true) }
-            let outer = self.currentQueue
-            self.currentQueue = target
+        run(on: target) {
+            for work in earlier { run(work, holdingItsQueue: true) }
             ssdc_block_invoke(block)
-            self.currentQueue = outer
         }
-        if DispatchCapture.guardsSharedState(target) { DispatchCapture.holdingRealLock(of: target, runInTurn) } else { runInTurn() }
     }
 
     /// Runs queued work on the runner, inside a blocking wait (`group.wait()`, `semaphore.wait()`),
@@ -345,16 +326,21 @@ final class ScenarioScheduler: @unchecked Sendable {
     }
 
     private func run(_ work: DispatchWork, holdingItsQueue: Bool = false) {
-        let outer = (currentQueue, condition.withLock { runningMain })
-        condition.withLock { runningMain = work.isMain }
-        currentQueue = work.queue
-        if !holdingItsQueue, DispatchCapture.guardsSharedState(work.queue) {
-            DispatchCapture.holdingRealLock(of: work.queue, work.run)
-        } else {
-            work.run()
+        let outerMain = condition.withLock {
+            defer { runningMain = work.isMain }
+            return runningMain
         }
-        currentQueue = outer.0
-        condition.withLock { runningMain = outer.1 }
+        run(on: work.queue, holdingIt: holdingItsQueue, work.run)
+        condition.withLock { runningMain = outerMain }
+    }
+
+    /// Runs `body` "on" `queue`, which the code inside sees as its current queue. Foundation's
+    /// queues the process shares are also held for real meanwhile (see ``DispatchCapture/guardsSharedState(_:)``).
+    private func run(on queue: DispatchCapture.Object, holdingIt: Bool = false, _ body: () -> Void) {
+        let outer = currentQueue
+        currentQueue = queue
+        if !holdingIt, DispatchCapture.guardsSharedState(queue) { DispatchCapture.holdingRealLock(of: queue, body) } else { body() }
+        currentQueue = outer
     }
 
     /// The task (or serial queue) an entry belongs to, numbered by first appearance.

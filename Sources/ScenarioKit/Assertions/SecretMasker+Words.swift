@@ -1,0 +1,103 @@
+import Foundation
+
+/// Where a match stands: alone or inside a word, and whether digits are a credential's value.
+extension SecretMasker {
+    /// Whether a match found at `start..<end` is masked: anywhere for long secrets; otherwise
+    /// only where it stands alone; digits only as a credential name's value.
+    func accepts(_ needle: Needle, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        if needle.anywhere { return true }
+        let alone = !Self.wordBefore(start, in: bytes) || !Self.isWordByte(needle.bytes.first ?? 0)
+        let aloneAfter = !Self.wordCharacter(startingAt: end, in: bytes) || !Self.isWordByte(needle.bytes.last ?? 0)
+        guard alone, aloneAfter else { return false }
+        return !needle.keyed || keyed(bytes, before: start)
+    }
+
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || wordCharacter(startingAt: 0, in: [byte])
+    }
+
+    /// Whether a word continues before `offset`; an escape (`%2F`, `\n`) ends a word.
+    static func wordBefore(_ offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if offset >= 3, bytes[offset - 3] == UInt8(ascii: "%"), hexValue(bytes[offset - 2]) != nil, hexValue(bytes[offset - 1]) != nil {
+            return false
+        }
+        if offset >= 2, bytes[offset - 2] == UInt8(ascii: "\\") { return false }
+        return wordCharacter(endingAt: offset, in: bytes)
+    }
+
+    /// Whether the digits before `start` are the value of a credential name: `"pin": "1234"`,
+    /// `code=1234`, `\"otp\":1234`.
+    func keyed(_ bytes: UnsafeBufferPointer<UInt8>, before start: Int) -> Bool {
+        var at = start
+        func skip(_ set: [UInt8]) { while at > 0, set.contains(bytes[at - 1]) { at -= 1 } }
+        skip([UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: " ")])
+        guard at > 0, bytes[at - 1] == UInt8(ascii: ":") || bytes[at - 1] == UInt8(ascii: "=") else { return false }
+        at -= 1
+        skip([UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: " ")])
+        let end = at
+        while at > 0, Self.isNameByte(bytes[at - 1]) { at -= 1 }
+        guard end > at else { return false }
+        return policy.isCredentialName(String(decoding: UnsafeBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self))
+    }
+
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            true
+        default: false
+        }
+    }
+
+    /// The same replacement for a secret with non-ASCII characters, compared as Foundation does.
+    static func replaceStandaloneByCharacter(_ secret: String, with mask: String, in text: String) -> String {
+        guard text.contains(secret) else { return text }
+        var out = ""
+        var rest = text[...]
+        while let range = rest.range(of: secret) {
+            let before = range.lowerBound > rest.startIndex ? rest[rest.index(before: range.lowerBound)] : nil
+            let after = range.upperBound < rest.endIndex ? rest[range.upperBound] : nil
+            let standalone = !(before.map(isWordCharacter) ?? false) && !(after.map(isWordCharacter) ?? false)
+            out += rest[..<range.lowerBound]
+            out += standalone ? mask : String(rest[range])
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// Whether the character whose UTF-8 ends just before `offset` is part of a word.
+    static func wordCharacter(endingAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard offset > 0 else { return false }
+        var start = offset - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return wordCharacter(startingAt: start, in: bytes)
+    }
+
+    static func wordCharacter(startingAt offset: Int, in bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { wordCharacter(startingAt: offset, in: $0) }
+    }
+
+    /// Whether the character whose UTF-8 starts at `offset` is part of a word: a letter, a digit,
+    /// `_`, `-` or `.`, or a combining mark (which belongs to the character before it).
+    static func wordCharacter(startingAt offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard offset < bytes.count else { return false }
+        let byte = bytes[offset]
+        if byte < 0x80 {
+            let scalar = Unicode.Scalar(byte)
+            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        var iterator = bytes[offset...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return properties.isAlphabetic || properties.numericType != nil
+        }
+    }
+
+    static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "_" || character == "-" || character == "."
+    }
+}
