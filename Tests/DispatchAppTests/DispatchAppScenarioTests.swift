@@ -16,15 +16,9 @@ import Testing
         _ = try Self.corpus.load(id)
     }
 
-    @Test("Dispatch app scenario passes (direct)", arguments: corpus.ids)
-    func direct(id: String) async throws {
-        let result = try await Self.corpus.run(id, route: .direct)
-        #expect(result.status == .passed, "\(result.explanation)")
-    }
-
-    @Test("Dispatch app scenario passes (URLSession)", arguments: corpus.ids)
-    func throughURLSession(id: String) async throws {
-        let result = try await Self.corpus.run(id, route: .urlSession)
+    @Test("Dispatch app scenario passes on both routes", arguments: corpus.ids, RunOptions.Route.allCases)
+    func passes(id: String, route: RunOptions.Route) async throws {
+        let result = try await Self.corpus.run(id, route: route)
         #expect(result.status == .passed, "\(result.explanation)")
     }
 }

@@ -39,8 +39,10 @@ public struct ExampleCorpus: Sendable {
     /// Loads a scenario; a file that does not load throws every problem found.
     public func load(_ id: String) throws -> Scenario {
         let file = try file(id)
-        return try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(contentsOf: file.path, id: file.id).get()
+        return try loader.load(contentsOf: file.path, id: file.id).get()
     }
+
+    private var loader: ScenarioLoader { ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys) }
 
     /// Runs a scenario once.
     public func run(_ id: String, route: RunOptions.Route) async throws -> ScenarioResult {
@@ -86,8 +88,7 @@ public struct ExampleCorpus: Sendable {
         }
         try change(&document)
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
-        let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(data: data, file: file.path, id: id)
-            .get()
+        let scenario = try loader.load(data: data, file: file.path, id: id).get()
         return await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
     }
 

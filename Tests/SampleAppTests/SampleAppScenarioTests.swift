@@ -11,15 +11,9 @@ import Testing
         #expect(Self.corpus.scenarios.count >= 12, "\(Self.corpus.folder) holds \(Self.corpus.scenarios.count) scenarios")
     }
 
-    @Test("sample scenario passes (direct)", arguments: corpus.ids)
-    func direct(id: String) async throws {
-        let result = try await Self.corpus.run(id, route: .direct)
-        #expect(result.status == .passed, "\(result.explanation)")
-    }
-
-    @Test("sample scenario passes (URLSession)", arguments: corpus.ids)
-    func throughURLSession(id: String) async throws {
-        let result = try await Self.corpus.run(id, route: .urlSession)
+    @Test("sample scenario passes on both routes", arguments: corpus.ids, RunOptions.Route.allCases)
+    func passes(id: String, route: RunOptions.Route) async throws {
+        let result = try await Self.corpus.run(id, route: route)
         #expect(result.status == .passed, "\(result.explanation)")
     }
 }

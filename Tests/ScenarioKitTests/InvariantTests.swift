@@ -31,6 +31,14 @@ import Testing
                 status: status, headers: headers, body: json.map { Data($0.compactText.utf8) } ?? Data(), at: .seconds(seconds),
                 order: order)
         }
+
+        /// A sign-in answered with `token`; returns its number.
+        @discardableResult
+        mutating func signIn(token: String) -> Int {
+            let login = send(.post, "/auth/login")
+            answer(login, 200, json: ["data": ["access_token": .string(token)]])
+            return login
+        }
     }
 
     private func invariant(_ rule: Invariant.Rule) -> [Invariant] {
@@ -159,7 +167,6 @@ import Testing
     @Test func alertAtMostPerSessionWithACause() {
         let cause = AnswerMatcher(status: StatusSet(statuses: [403]), notJSON: [["error_code": "USER_INACTIVE"]])
         let login = RequestMatcher(method: .post, path: .exact("/auth/login"))
-        let blocked: JSONValue = ["title": "Account Blocked"]
         let rule = invariant(.alertAtMost(alert: blocked, max: 1, sessions: SessionSpec(startWith: [login]), cause: cause, required: true))
         var run = Builder()
         let feed = run.send(.get, "/feed")
@@ -189,17 +196,30 @@ import Testing
         startWith: [RequestMatcher(method: .post, path: .exact("/auth/login"))], credentials: [.header("Authorization", scheme: "Bearer")],
         issued: ["data.access_token"])
 
-    @Test func alertAtMostMakesNothingDueForALateAnswerOfAnEndedSession() {
-        let blocked: JSONValue = ["title": "Account Blocked"]
-        let rule = invariant(
+    private let blocked: JSONValue = ["title": "Account Blocked"]
+
+    /// At most one "Account Blocked" alert per session, caused by a 403 of that session.
+    private func blockedAtMostOnce(sessions: SessionSpec, required: Bool) -> [Invariant] {
+        invariant(
             .alertAtMost(
-                alert: blocked, max: 1, sessions: sessions, cause: AnswerMatcher(status: StatusSet(statuses: [403])), required: true))
+                alert: blocked, max: 1, sessions: sessions, cause: AnswerMatcher(status: StatusSet(statuses: [403])), required: required))
+    }
+
+    /// A request refused with 401 is repeated only in its own session.
+    private var repeatsAfter401: [Invariant] {
+        invariant(.repeatsWithinSession(requests: nil, after: StatusSet(statuses: [401]), sessions: sessions))
+    }
+
+    /// The caller of `feed` (request #1) still waits.
+    private let feedWaiting = RunRecord.Action(name: "feed", began: 0, ended: nil, result: nil)
+
+    @Test func alertAtMostMakesNothingDueForALateAnswerOfAnEndedSession() {
+        let rule = blockedAtMostOnce(sessions: sessions, required: true)
         var run = Builder()
         let straggler = run.send(.get, "/users/related", bearer: "acc-1")
         let feed = run.send(.get, "/feed", bearer: "acc-1")
         run.answer(feed, 403)
-        let login = run.send(.post, "/auth/login")
-        run.answer(login, 200, json: ["data": ["access_token": "acc-2"]])
+        run.signIn(token: "acc-2")
         run.answer(straggler, 403)
         run.record.alerts = [blocked]
         #expect(InvariantChecker.check(rule, run.record).isEmpty)
@@ -215,32 +235,23 @@ import Testing
         var late = Builder()
         let first = late.send(.get, "/feed", bearer: "acc-1")
         late.answer(first, 403)
-        let signIn = late.send(.post, "/auth/login")
-        late.answer(signIn, 200, json: ["data": ["access_token": "acc-2"]])
+        late.signIn(token: "acc-2")
         let old = late.send(.get, "/inbox", bearer: "acc-1")
         late.answer(old, 403)
         late.record.alerts = [blocked, blocked]
         #expect(InvariantChecker.check(rule, late.record).count == 1)
         // Without credentials the request is taken for one of the session under way, which may alert.
-        let byPeriod = invariant(
-            .alertAtMost(
-                alert: blocked, max: 1, sessions: SessionSpec(startWith: sessions.startWith),
-                cause: AnswerMatcher(status: StatusSet(statuses: [403])),
-                required: false))
+        let byPeriod = blockedAtMostOnce(sessions: SessionSpec(startWith: sessions.startWith), required: false)
         #expect(InvariantChecker.check(byPeriod, late.record).isEmpty)
     }
 
     @Test func aTokenARefreshHandsOutLateStaysWithTheSessionThatAskedForIt() {
-        let blocked: JSONValue = ["title": "Account Blocked"]
-        let rule = invariant(
-            .alertAtMost(
-                alert: blocked, max: 1, sessions: sessions, cause: AnswerMatcher(status: StatusSet(statuses: [403])), required: false))
+        let rule = blockedAtMostOnce(sessions: sessions, required: false)
         var run = Builder()
         let feed = run.send(.get, "/feed", bearer: "acc-1")
         run.answer(feed, 401)
         let renew = run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
-        let login = run.send(.post, "/auth/login")
-        run.answer(login, 200, json: ["data": ["access_token": "acc-2"]])
+        run.signIn(token: "acc-2")
         run.answer(renew, 200, json: ["data": ["access_token": "acc-1b"]])
         // The old session's refreshed token, used after the new sign-in: its 403 is the old session's.
         let stale = run.send(.get, "/inbox", bearer: "acc-1b")
@@ -248,8 +259,7 @@ import Testing
         run.record.alerts = [blocked]
         #expect(InvariantChecker.check(rule, run.record).map(\.requests) == [[4, 3]])
         var own = Builder()
-        let signIn = own.send(.post, "/auth/login")
-        own.answer(signIn, 200, json: ["data": ["access_token": "acc-2"]])
+        own.signIn(token: "acc-2")
         let inbox = own.send(.get, "/inbox", bearer: "acc-2")
         own.answer(inbox, 403)
         own.record.alerts = [blocked]
@@ -257,13 +267,12 @@ import Testing
     }
 
     @Test func repeatsWithinSessionCatchesARequestOfAnEndedSessionRepeatedWithTheNewToken() {
-        let rule = invariant(.repeatsWithinSession(requests: nil, after: StatusSet(statuses: [401]), sessions: sessions))
+        let rule = repeatsAfter401
         var run = Builder()
         let feed = run.send(.get, "/feed", bearer: "acc-1")
         let logout = run.send(.post, "/auth/logout", bearer: "acc-1")
         run.answer(logout, 204)
-        let login = run.send(.post, "/auth/login")
-        run.answer(login, 200, json: ["data": ["access_token": "acc-2"]])
+        run.signIn(token: "acc-2")
         run.answer(feed, 401)
         var clean = run
         // The caller of #1 still waits while its request is sent again with the new session's token.
@@ -279,7 +288,7 @@ import Testing
         // Repeated with the old token after the new session began: still a repeat of an ended session.
         var old = clean
         old.send(.get, "/feed", bearer: "acc-1")
-        old.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: nil, result: nil)]
+        old.record.actions = [feedWaiting]
         #expect(InvariantChecker.check(rule, old.record).first?.message.contains("after its session ended") == true)
 
         // The caller got its error when the 401 came; the new session's own feed is a new call.
@@ -290,7 +299,7 @@ import Testing
     }
 
     @Test func repeatsWithinSessionLetsARefreshedRepeatOfTheSameSessionPass() {
-        let rule = invariant(.repeatsWithinSession(requests: nil, after: StatusSet(statuses: [401]), sessions: sessions))
+        let rule = repeatsAfter401
         var run = Builder()
         let feed = run.send(.get, "/feed", bearer: "acc-1")
         run.answer(feed, 401)
@@ -298,13 +307,12 @@ import Testing
         run.answer(renew, 200, json: ["data": ["access_token": "acc-1b"]])
         var crossed = run
         run.send(.get, "/feed", bearer: "acc-1b")
-        run.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: nil, result: nil)]
+        run.record.actions = [feedWaiting]
         #expect(InvariantChecker.check(rule, run.record).isEmpty)
         // The same repeat with a token another session's sign-in handed out is not.
-        let login = crossed.send(.post, "/auth/login")
-        crossed.answer(login, 200, json: ["data": ["access_token": "acc-2"]])
+        crossed.signIn(token: "acc-2")
         crossed.send(.get, "/feed", bearer: "acc-2")
-        crossed.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: nil, result: nil)]
+        crossed.record.actions = [feedWaiting]
         #expect(InvariantChecker.check(rule, crossed.record).map(\.requests) == [[1, 4, 3]])
     }
 

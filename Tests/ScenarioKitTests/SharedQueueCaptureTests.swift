@@ -11,7 +11,7 @@ import Testing
     @Test func theRunnersBlocksOnAQueueFoundationSharesHoldItsRealLock() async {
         let shared = DispatchQueue(label: "org.swift.test.SharedState")
         let inside = Flag()
-        let overlaps = Counter()
+        let overlaps = TickCounter()
         let neighbour = Thread {
             while !inside.stopped {
                 shared.sync { if inside.isSet { overlaps.add() } }
@@ -46,7 +46,7 @@ import Testing
     /// queue's order: they run on the runner, not on a thread of libdispatch beside it (and a
     /// block from a Thread of the app's own is named as an escape, as for the scenario's queue).
     @Test func aQueueAimedAtTheScenariosQueueIsTheScenarios() async {
-        let ranOnRunner = Counter()
+        let ranOnRunner = TickCounter()
         let driver = ClosureDriver { _ in
             let parent = DispatchQueue(label: "stack.parent")
             parent.sync {}  // the scenario's: made and used on the runner
@@ -96,11 +96,4 @@ private final class Flag: @unchecked Sendable {
     var stopped: Bool { lock.withLock { done } }
     func set(_ on: Bool) { lock.withLock { value = on } }
     func stop() { lock.withLock { done = true } }
-}
-
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func add() { lock.withLock { count += 1 } }
 }

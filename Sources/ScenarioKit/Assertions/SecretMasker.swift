@@ -152,60 +152,51 @@ struct SecretMasker: Sendable {
                 }
                 // No escape within reach of the longest needle: only needles written as they are
                 // can match here, and the trie finds them all in one walk, longest last.
+                let found: (end: Int, mask: [UInt8])?
                 if nextEscape - index >= longest || nextEscape == count {
-                    guard !starts[Int(here)].isEmpty else {
-                        index += 1
-                        continue
-                    }
-                    trie.needles(startingAt: index, in: bytes, into: &ends)
-                    var matched: Int?
-                    for candidate in ends.reversed() {
-                        let needle = needles[candidate]
-                        if accepts(needle, in: bytes, from: index, to: index + needle.bytes.count) {
-                            matched = candidate
-                            break
-                        }
-                    }
-                    guard let matched else {
-                        index += 1
-                        continue
-                    }
-                    out.append(contentsOf: bytes[copied..<index])
-                    out.append(contentsOf: needles[matched].mask)
-                    index += needles[matched].bytes.count
-                    copied = index
-                    continue
-                }
-                let candidates: [Int]
-                if index + 1 < count, !Self.escapeStarts[Int(here)], !Self.escapeStarts[Int(bytes[index + 1])] {
-                    candidates =
-                        starts[Int(here)].isEmpty
-                        ? noCandidates : pairs[UInt16(here) << 8 | UInt16(bytes[index + 1]), default: noCandidates]
+                    found = starts[Int(here)].isEmpty ? nil : plainMatch(at: index, in: bytes, ends: &ends)
                 } else {
-                    candidates = starts[Int(here)]
+                    let candidates: [Int]
+                    if index + 1 < count, !Self.escapeStarts[Int(here)], !Self.escapeStarts[Int(bytes[index + 1])] {
+                        candidates =
+                            starts[Int(here)].isEmpty
+                            ? noCandidates : pairs[UInt16(here) << 8 | UInt16(bytes[index + 1]), default: noCandidates]
+                    } else {
+                        candidates = starts[Int(here)]
+                    }
+                    found =
+                        candidates.lazy.compactMap { candidate -> (end: Int, mask: [UInt8])? in
+                            let needle = needles[candidate]
+                            guard let end = match(needle, in: bytes, at: index), accepts(needle, in: bytes, from: index, to: end) else {
+                                return nil
+                            }
+                            return (end, needle.mask)
+                        }.first
                 }
-                var matchedEnd: Int?
-                var matchedMask: [UInt8] = []
-                for candidate in candidates {
-                    let needle = needles[candidate]
-                    guard let end = match(needle, in: bytes, at: index), accepts(needle, in: bytes, from: index, to: end) else { continue }
-                    matchedEnd = end
-                    matchedMask = needle.mask
-                    break
-                }
-                guard let end = matchedEnd else {
+                guard let found else {
                     index += 1
                     continue
                 }
                 out.append(contentsOf: bytes[copied..<index])
-                out.append(contentsOf: matchedMask)
-                copied = end
-                index = end
+                out.append(contentsOf: found.mask)
+                copied = found.end
+                index = found.end
             }
             guard copied > 0 else { return result }
             out.append(contentsOf: bytes[copied...])
             return String(decoding: out, as: UTF8.self)
         }
+    }
+
+    /// The longest needle written as it is that matches at `start` and stands where it may.
+    private func plainMatch(at start: Int, in bytes: UnsafeBufferPointer<UInt8>, ends: inout [Int]) -> (end: Int, mask: [UInt8])? {
+        trie.needles(startingAt: start, in: bytes, into: &ends)
+        for candidate in ends.reversed() {
+            let needle = needles[candidate]
+            let end = start + needle.bytes.count
+            if accepts(needle, in: bytes, from: start, to: end) { return (end, needle.mask) }
+        }
+        return nil
     }
 
     /// Where a match of `needle` starting at `start` ends, if there is one.

@@ -62,16 +62,24 @@ enum RetryAfterValue {
         let text = header.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         if text.allSatisfy({ ("0"..."9").contains($0) }) { return .seconds(Int(text) ?? Int.max) }
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
+        for formatter in httpDates {
             if let date = formatter.date(from: text) {
                 let interval = date.timeIntervalSince(now)
                 return interval > 0 ? .seconds(interval.rounded(.up)) : .zero
             }
         }
         return nil
+    }
+
+    /// IMF-fixdate, RFC 850 and asctime, made once (formatters are dear to make; parsing is
+    /// thread-safe).
+    nonisolated(unsafe) private static let httpDates: [DateFormatter] = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ].map { format in
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = format
+        return formatter
     }
 }

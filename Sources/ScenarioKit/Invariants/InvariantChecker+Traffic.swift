@@ -25,7 +25,7 @@ extension InvariantChecker {
     static func maxRepeats(_ events: Events, _ requests: RequestMatcher?, _ max: Int, _ after: StatusSet, _ fail: Fail) {
         // Per identity, the chains whose last copy was refused and not repeated yet: (first number, repeats so far).
         var open: [String: [(first: Int, depth: Int)]] = [:]
-        var chain: [Int: (first: Int, depth: Int)] = [:]
+        var chain: [Int: (first: Int, depth: Int, key: String)] = [:]
         for event in events.all {
             switch event {
             case .sent(let request):
@@ -37,7 +37,7 @@ extension InvariantChecker {
                     open[key] = waiting
                     link = (previous.first, previous.depth + 1)
                 }
-                chain[request.number] = link
+                chain[request.number] = (link.first, link.depth, key)
                 if link.depth > max {
                     fail(
                         "#\(request.number) \(request.request.method) \(request.request.path) repeats #\(link.first) for the \(ordinal(link.depth)) time (at most \(max))",
@@ -45,7 +45,7 @@ extension InvariantChecker {
                 }
             case .answered(let request, let answer):
                 guard let link = chain[request.number], let status = answer.status, after.contains(status) else { continue }
-                open[identity(request.request), default: []].append(link)
+                open[link.key, default: []].append((link.first, link.depth))
             }
         }
     }
@@ -54,6 +54,8 @@ extension InvariantChecker {
         _ record: RunRecord, _ events: Events, _ requests: RequestMatcher?, _ after: StatusSet, _ sessions: SessionSpec, _ fail: Fail
     ) {
         struct Copy {
+            /// What identical requests share (``identity(_:)``), worked out once when it is sent.
+            var key: String
             var first: Int
             var session: Int
             var status: Int
@@ -75,7 +77,7 @@ extension InvariantChecker {
                 guard var copy = open[key]?.first else {
                     let callers = record.actions.filter { $0.began < request.order && ($0.ended.map { $0 >= request.order } ?? true) }
                     chain[request.number] = Copy(
-                        first: request.number, session: tracker.session(of: request.number), status: 0, callers: callers)
+                        key: key, first: request.number, session: tracker.session(of: request.number), status: 0, callers: callers)
                     continue
                 }
                 open[key]?.removeFirst()
@@ -100,7 +102,7 @@ extension InvariantChecker {
                     continue
                 }
                 copy.status = status
-                open[identity(request.request), default: []].append(copy)
+                open[copy.key, default: []].append(copy)
             }
         }
     }

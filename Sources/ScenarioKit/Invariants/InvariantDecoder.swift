@@ -138,10 +138,10 @@ extension ScenarioDecoder {
         case "maxInFlight":
             if let max = requiredCount(fields, "max") { rule = .maxInFlight(requests: requests, max: max) }
         case "maxRepeats":
-            let after = fields["after"].flatMap { decodeStatuses($0.value, at: fields.path("after")) } ?? StatusSet(classes: [4, 5])
+            let after = repeatedAfter(fields)
             if let max = requiredCount(fields, "max", minimum: 0) { rule = .maxRepeats(requests: requests, max: max, after: after) }
         case "repeatsWithinSession":
-            let after = fields["after"].flatMap { decodeStatuses($0.value, at: fields.path("after")) } ?? StatusSet(classes: [4, 5])
+            let after = repeatedAfter(fields)
             if fields["sessions"] == nil { missing("sessions", in: fields, " (how the run divides into sessions)") }
             if let sessions = fields["sessions"].flatMap({ decodeSessions($0.value, at: fields.path("sessions")) }) {
                 rule = .repeatsWithinSession(requests: requests, after: after, sessions: sessions)
@@ -236,48 +236,43 @@ extension ScenarioDecoder {
         }
     }
 
-    /// One event or an array of them.
-    private mutating func decodeEvents(_ node: JSONNode, at path: String) -> [RunEvent] {
-        guard let elements = node.elements else { return decodeEvent(node, at: path).map { [$0] } ?? [] }
-        return elements.enumerated().compactMap { decodeEvent($1, at: JSONPath.appending(path, index: $0)) }
+    /// One value or an array of them, each decoded at its own path; an empty array is reported
+    /// with `ifEmpty` when given.
+    private mutating func oneOrMany<T>(
+        _ node: JSONNode, at path: String, ifEmpty: String? = nil, _ decode: (inout Self, JSONNode, String) -> T?
+    ) -> [T] {
+        guard let elements = node.elements else { return decode(&self, node, path).map { [$0] } ?? [] }
+        if elements.isEmpty, let ifEmpty { report(ifEmpty, node, path) }
+        return elements.enumerated().compactMap { decode(&self, $1, JSONPath.appending(path, index: $0)) }
     }
 
-    /// One request matcher or an array of them.
-    private mutating func decodeMatchers(_ node: JSONNode, at path: String) -> [RequestMatcher] {
-        guard let elements = node.elements else { return decodeMatcher(node, at: path).map { [$0] } ?? [] }
-        return elements.enumerated().compactMap { decodeMatcher($1, at: JSONPath.appending(path, index: $0)) }
+    private mutating func decodeEvents(_ node: JSONNode, at path: String) -> [RunEvent] {
+        oneOrMany(node, at: path) { $0.decodeEvent($1, at: $2) }
+    }
+
+    private mutating func decodeMatchers(_ node: JSONNode, at path: String, ifEmpty: String? = nil) -> [RequestMatcher] {
+        oneOrMany(node, at: path, ifEmpty: ifEmpty) { $0.decodeMatcher($1, at: $2) }
     }
 
     private mutating func decodeSessions(_ node: JSONNode, at path: String) -> SessionSpec? {
         guard let fields = object(node, at: path, "'sessions'", allowed: InvariantKeys.sessions) else { return nil }
         var spec = SessionSpec()
         if let member = fields["startWith"] {
-            spec.startWith = decodeMatchers(member.value, at: fields.path("startWith"))
-            if member.value.elements?.isEmpty == true {
-                report(
-                    "'startWith' needs at least one request: those whose 2xx answers begin a session", member.value,
-                    fields.path("startWith"))
-            }
+            spec.startWith = decodeMatchers(
+                member.value, at: fields.path("startWith"),
+                ifEmpty: "'startWith' needs at least one request: those whose 2xx answers begin a session")
         } else {
             missing("startWith", in: fields, " (the requests whose 2xx answers begin a session, such as a sign-in)")
         }
         if let member = fields["credential"] {
-            let at = fields.path("credential")
-            if let elements = member.value.elements {
-                spec.credentials = elements.enumerated().compactMap { decodeValue($1, at: JSONPath.appending(at, index: $0)) }
-                if elements.isEmpty { report("'credential' needs at least one place", member.value, at) }
-            } else if let value = decodeValue(member.value, at: at) {
-                spec.credentials = [value]
+            spec.credentials = oneOrMany(member.value, at: fields.path("credential"), ifEmpty: "'credential' needs at least one place") {
+                $0.decodeValue($1, at: $2)
             }
         }
         if let member = fields["issued"] {
-            let at = fields.path("issued")
-            let items = member.value.elements ?? [member.value]
-            for (index, item) in items.enumerated() {
-                let itemPath = member.value.elements == nil ? at : JSONPath.appending(at, index: index)
-                if let text = string(item, at: itemPath, "'issued'", nonEmpty: true) { spec.issued.append(text) }
+            spec.issued = oneOrMany(member.value, at: fields.path("issued"), ifEmpty: "'issued' needs at least one path") {
+                $0.string($1, at: $2, "'issued'", nonEmpty: true)
             }
-            if items.isEmpty { report("'issued' needs at least one path", member.value, at) }
             if fields["credential"] == nil {
                 report(
                     "'issued' needs 'credential': where requests carry what the answers hand out",
@@ -313,6 +308,11 @@ extension ScenarioDecoder {
             }
         }
         return matcher
+    }
+
+    /// The answers after which a request counts as repeated: `after`, or any 4xx or 5xx.
+    private mutating func repeatedAfter(_ fields: Members) -> StatusSet {
+        fields["after"].flatMap { decodeStatuses($0.value, at: fields.path("after")) } ?? StatusSet(classes: [4, 5])
     }
 
     /// `429`, `"4xx"`, or an array of them.

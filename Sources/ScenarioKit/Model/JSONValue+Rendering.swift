@@ -76,12 +76,22 @@ extension JSONValue {
     private static let trueBytes = Array("true".utf8)
     private static let falseBytes = Array("false".utf8)
 
-    /// A line break and two spaces a level.
+    /// A line break and two spaces a level (reports break lines millions of times).
     private func newline(_ out: inout [UInt8], _ pretty: Bool, _ level: Int) {
         guard pretty else { return }
-        out.append(0x0A)
-        for _ in 0..<(level * 2) { out.append(0x20) }
+        Self.appendLineBreak(level, to: &out)
     }
+
+    static func appendLineBreak(_ level: Int, to out: inout [UInt8]) {
+        if level < lineBreaks.count {
+            out.append(contentsOf: lineBreaks[level])
+        } else {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: level * 2))
+        }
+    }
+
+    private static let lineBreaks: [[UInt8]] = (0..<16).map { [0x0A] + Array(repeating: 0x20, count: $0 * 2) }
 
     /// Integers print without a fraction; other numbers in Swift's shortest round-trip form.
     static func format(_ value: Double) -> String {
@@ -101,15 +111,18 @@ extension JSONValue {
                 let byte = bytes[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                out.append(UInt8(ascii: "\\"))
                 switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
                 default:
-                    let hex = Array(String(byte, radix: 16).utf8)
-                    out.append(contentsOf: Array("\\u".utf8) + Array(repeating: UInt8(ascii: "0"), count: 4 - hex.count) + hex)
+                    // \u00XX: control characters are below 0x20.
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [
+                        UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+                    ])
                 }
                 run = index + 1
             }
@@ -151,7 +164,7 @@ package struct PrettyObjectWriter {
     /// The next element of the open array.
     package mutating func element(_ value: JSONValue) {
         if elements > 0 { pending.append(UInt8(ascii: ",")) }
-        pending.append(contentsOf: Self.elementBreak)
+        JSONValue.appendLineBreak(2, to: &pending)
         value.write(to: &pending, pretty: true, level: 2)
         elements += 1
         flushIfFull()
@@ -159,7 +172,7 @@ package struct PrettyObjectWriter {
 
     /// Closes the open array.
     package mutating func endArray() {
-        if elements > 0 { pending.append(contentsOf: Self.memberBreak) }
+        if elements > 0 { JSONValue.appendLineBreak(1, to: &pending) }
         pending.append(UInt8(ascii: "]"))
     }
 
@@ -171,12 +184,9 @@ package struct PrettyObjectWriter {
         pending = []
     }
 
-    private static let memberBreak = Array("\n  ".utf8)
-    private static let elementBreak = Array("\n    ".utf8)
-
     private mutating func open(_ key: String) {
         if members > 0 { pending.append(UInt8(ascii: ",")) }
-        pending.append(contentsOf: Self.memberBreak)
+        JSONValue.appendLineBreak(1, to: &pending)
         JSONValue.writeString(key, to: &pending)
         pending.append(UInt8(ascii: ":"))
         pending.append(UInt8(ascii: " "))

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -51,7 +52,7 @@ class RecordingURLProtocol: URLProtocol {
         var request = self.request
         if request.httpBody == nil, let stream = request.httpBodyStream {
             // Read whole: it is both sent on and recorded.
-            request.httpBody = ScriptedURLProtocol.read(stream)
+            request.httpBody = HTTPRequest.read(stream)
         }
         #if canImport(FoundationNetworking)
             // FoundationNetworking neither asks `canInit(with: task)` nor shows a protocol an

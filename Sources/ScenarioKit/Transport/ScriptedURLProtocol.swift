@@ -105,7 +105,7 @@ public class ScriptedURLProtocol: URLProtocol {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
             return
         }
-        let request = Self.httpRequest(from: urlRequest, url: url)
+        let request = HTTPRequest(urlRequest, url: url, dropping: [Self.routeHeader, Self.tagHeader])
         let key = Self.key(urlRequest)
         // Our own transport tags its requests and tracks them itself; others are tracked here
         // until URLSession hands the answer on.
@@ -130,11 +130,7 @@ public class ScriptedURLProtocol: URLProtocol {
             guard handOff.take() else { return }
             switch result {
             case .success(let response):
-                var fields: [String: String] = [:]
-                // HTTPURLResponse takes one value per name: repeats are joined, as RFC 9110 allows.
-                for field in response.headers { fields[field.name] = fields[field.name].map { $0 + ", " + field.value } ?? field.value }
-                guard let http = HTTPURLResponse(url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1", headerFields: fields)
-                else {
+                guard let http = HTTPURLResponse(response, url: url) else {
                     client?.urlProtocol(loader, didFailWithError: URLError(.badServerResponse))
                     return
                 }
@@ -166,35 +162,6 @@ public class ScriptedURLProtocol: URLProtocol {
         #endif
     }
 
-    static func httpRequest(from urlRequest: URLRequest, url: URL) -> HTTPRequest {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        var headers = HTTPFields()
-        for (name, value) in (urlRequest.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key })
-        where name.caseInsensitiveCompare(routeHeader) != .orderedSame && name.caseInsensitiveCompare(tagHeader) != .orderedSame {
-            headers.append(name: name, value: value)
-        }
-        return HTTPRequest(
-            method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
-            path: components?.percentEncodedPath.removingPercentEncoding ?? url.path,
-            query: (components?.queryItems ?? []).map { .init(name: $0.name, value: $0.value) },
-            headers: headers,
-            body: urlRequest.httpBody ?? urlRequest.httpBodyStream.map(Self.read)
-        )
-    }
-
-    /// The whole of a body stream (URLSession hands protocols `httpBody` as a stream on Apple platforms).
-    static func read(_ stream: InputStream) -> Data {
-        var data = Data()
-        stream.open()
-        defer { stream.close() }
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while stream.hasBytesAvailable {
-            let count = stream.read(&buffer, maxLength: buffer.count)
-            guard count > 0 else { break }
-            data.append(buffer, count: count)
-        }
-        return data
-    }
 }
 
 /// The protocol of one run's routed configurations. It takes every request of their sessions,
