@@ -68,13 +68,13 @@ public struct ScenarioLoader: Sendable {
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         let state = DecoderState(ScenarioDecoder(file: file, directory: directory, actions: actions, givenKeys: givenKeys))
         state.decoder.keepsElements = keep
+        // Until the whole file is read, a reference may be to a later exchange or step.
         state.decoder.reading = true
         let root: JSONNode
         do {
             root = try JSONTextParser.parse(
                 buffer: bytes, file: file, streaming: Self.streamedArrays,
                 element: { array, node, index in
-                    state.decoder.streamed = true
                     if array == 0 {
                         state.decoder.decodeExchange(node, index: index)
                     } else {
