@@ -22,9 +22,10 @@ public struct ScenarioLoader: Sendable {
 
     /// Loads the scenario file at `path`, giving it `id`.
     public func load(contentsOf path: String, id: String) -> Result<Scenario, LoadFailure> {
-        let data: Data
+        // Bytes, not Data: the parser reads bytes, and the file is then held once.
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try FileBytes.read(path)
         } catch {
             let location = ScenarioLocation(file: path, line: 1, column: 1, path: JSONPath.root)
             return .failure(
@@ -32,13 +33,13 @@ public struct ScenarioLoader: Sendable {
                     file: path,
                     issues: [LoadIssue(location: location, message: "cannot read the file: \(error.localizedDescription)")]))
         }
-        return load(data: data, file: path, id: id)
+        return bytes.withUnsafeBufferPointer { decode($0, file: path, id: id, keep: true, read: nil) }
     }
 
     /// Loads a scenario from `data`, naming `file` in issues. Response `file` bodies are read
     /// relative to `file`'s folder.
     public func load(data: Data, file: String, id: String) -> Result<Scenario, LoadFailure> {
-        decode([UInt8](data), file: file, id: id, keep: true)
+        data.withUnsafeBytes { decode($0.bindMemory(to: UInt8.self), file: file, id: id, keep: true, read: nil) }
     }
 
     /// What loading `bytes` would report, without keeping the scenario: each exchange and step
@@ -56,10 +57,6 @@ public struct ScenarioLoader: Sendable {
     private func check(buffer: UnsafeBufferPointer<UInt8>, file: String, id: String, read: ((Int) -> Void)? = nil) -> LoadFailure? {
         guard case .failure(let failure) = decode(buffer, file: file, id: id, keep: false, read: read) else { return nil }
         return failure
-    }
-
-    private func decode(_ bytes: [UInt8], file: String, id: String, keep: Bool) -> Result<Scenario, LoadFailure> {
-        bytes.withUnsafeBufferPointer { decode($0, file: file, id: id, keep: keep, read: nil) }
     }
 
     private func decode(
