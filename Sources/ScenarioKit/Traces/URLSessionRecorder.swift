@@ -75,9 +75,13 @@ public final class URLSessionRecorder: @unchecked Sendable {
         return redacted ? TraceRedactor().redact(log).log : log
     }
 
-    /// Writes ``log(redacted:)`` to `file` as HAR 1.2, the file `scenario import` reads.
+    /// Writes ``log(redacted:)`` to `file` as HAR 1.2, the file `scenario import` reads; the
+    /// file takes its name only once it is whole.
     public func writeHAR(to file: URL, redacted: Bool = true) throws {
-        try Data(log(redacted: redacted).harText().utf8).write(to: file, options: .atomic)
+        // A piece at a time, as `scenario export` writes: the log is never also held as one text.
+        let output = try ReportOutput(path: file.path)
+        log(redacted: redacted).writeHAR(to: output.append)
+        try output.commit()
     }
 
     /// Forgets everything recorded; requests in flight are still recorded when they finish.
