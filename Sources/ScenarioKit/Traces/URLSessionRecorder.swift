@@ -96,10 +96,9 @@ public final class URLSessionRecorder: @unchecked Sendable {
 
     // MARK: Recording, for RecordingURLProtocol
 
-    /// Records a request sent at `started`; returns its id for ``finish(_:response:at:)``.
+    /// Records a request sent at `started`, its body already cut to ``maximumBodySize`` bytes
+    /// (as `RecordingTap.harRequest` does); returns its id for ``finish(_:response:at:)``.
     func begin(_ request: HARLog.Request, at started: Date) -> Int {
-        var request = request
-        request.body = request.body.map { Self.prefix($0, maximumBodySize) }
         let bytes = request.body?.utf8.count ?? 0
         return lock.withLock {
             let id = nextID
@@ -115,10 +114,10 @@ public final class URLSessionRecorder: @unchecked Sendable {
         }
     }
 
-    /// Records how the request `id` ended: its response, or `nil` when it failed or was cancelled.
+    /// Records how the request `id` ended: its response, or `nil` when it failed or was
+    /// cancelled. The body is already cut to ``maximumBodySize`` bytes (as `RecordedLoad`
+    /// receives it, so a large download is never held whole).
     func finish(_ id: Int, response: HARLog.Response?, at ended: Date) {
-        var response = response
-        if let body = response?.body, body.count > maximumBodySize { response?.body = body.prefix(maximumBodySize) }
         lock.withLock {
             inFlight -= 1
             guard let index = index(of: id) else { return }  // dropped while in flight
@@ -152,11 +151,5 @@ public final class URLSessionRecorder: @unchecked Sendable {
             records.removeFirst(head)
             head = 0
         }
-    }
-
-    /// At most `limit` bytes of `text`'s UTF-8.
-    private static func prefix(_ text: String, _ limit: Int) -> String {
-        guard text.utf8.count > limit else { return text }
-        return String(decoding: text.utf8.prefix(limit), as: UTF8.self)
     }
 }
