@@ -73,7 +73,7 @@
                     ?? ScenarioResult(
                         id: id, name: id, file: path, status: .error, errorMessage: problems.map(\.message).joined(separator: "\n"),
                         errorLocation: problems.first?.location)
-                let root = folder.hasPrefix("/") ? folder : Self.packageRoot(above: path) + "/" + folder
+                let root = Self.resolvedFolder(folder, above: path)
                 do {
                     try ReportFolder(path: root).record(recorded, label: label)
                 } catch {

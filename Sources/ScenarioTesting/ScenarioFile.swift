@@ -44,7 +44,7 @@
         /// read or holds no scenario gives one case named after it (`no such folder: Scenarioz`),
         /// which fails with that reason: never an empty, silently green list.
         public static func all(in folder: String, relativeTo filePath: String = #filePath) -> [ScenarioFile] {
-            let root = folder.hasPrefix("/") ? folder : packageRoot(above: filePath) + "/" + folder
+            let root = resolvedFolder(folder, above: filePath)
             guard FileManager.default.fileExists(atPath: root) else {
                 return [ScenarioFile(id: "no such folder: \(folder)", path: root, problem: "no such folder: \(root)")]
             }
@@ -57,6 +57,11 @@
             } catch {
                 return [ScenarioFile(id: "cannot read \(folder)", path: root, problem: error.description)]
             }
+        }
+
+        /// `folder` as given when absolute, else under the package root above `filePath`.
+        static func resolvedFolder(_ folder: String, above filePath: String) -> String {
+            folder.hasPrefix("/") ? folder : packageRoot(above: filePath) + "/" + folder
         }
 
         /// The nearest folder above `filePath` that holds a `Package.swift`.

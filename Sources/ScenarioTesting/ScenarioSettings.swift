@@ -66,8 +66,8 @@
             var description: String
         }
 
-        /// Settings read from the environment; a value that is not a number stays as text so that
-        /// ``resolved(overriding:)`` can say what is wrong with it.
+        /// Settings read from the environment (empty variables are unset), with a problem for each
+        /// count or seed that is not a number it can be; such a value is left unset.
         static func environment(_ variables: [String: String]) -> (settings: ScenarioSettings, problems: [Problem]) {
             var settings = ScenarioSettings()
             var problems: [Problem] = []

@@ -32,12 +32,7 @@ enum TraceFile {
     static func write(_ log: HARLog, to path: String) throws(CLIError) {
         do {
             let output = try ReportOutput(path: path)
-            var failure: (any Error)?
-            log.writeHAR(creatorVersion: ScenarioCLI.version) { bytes in
-                guard failure == nil else { return }
-                do { try output.write(Data(bytes)) } catch { failure = error }
-            }
-            if let failure { throw failure }
+            log.writeHAR(creatorVersion: ScenarioCLI.version, to: output.append)
             try output.commit()
         } catch {
             throw .cannotWrite(path: path, reason: (error as? ReportWriteError)?.reason ?? error.localizedDescription)

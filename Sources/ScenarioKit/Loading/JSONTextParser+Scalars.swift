@@ -211,6 +211,4 @@ extension JSONTextParser.Scanner {
         }
         return value
     }
-
-    // MARK: Positions and issues
 }

@@ -42,26 +42,18 @@ public struct JSONTextParser: Sendable {
         bytes: [UInt8], file: String, streaming keys: [String],
         element: @escaping (JSONNode, Int) throws(LoadIssue) -> Void
     ) throws(LoadIssue) -> JSONNode {
-        try parse(bytes: bytes, file: file, streaming: [keys]) { _, node, index throws(LoadIssue) in try element(node, index) }
-    }
-
-    /// As ``parse(bytes:file:streaming:element:)`` for several arrays: `element` is told which
-    /// of `arrays` (by its position in the list) each element belongs to.
-    static func parse(
-        bytes: [UInt8], file: String, streaming arrays: [[String]],
-        element: @escaping (Int, JSONNode, Int) throws(LoadIssue) -> Void
-    ) throws(LoadIssue) -> JSONNode {
         let result = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(LoadIssue) -> JSONNode in
-                try parse(buffer: buffer, file: file, streaming: arrays, element: element)
+                try parse(buffer: buffer, file: file, streaming: [keys]) { _, node, index throws(LoadIssue) in try element(node, index) }
             }
         }
         return try result.get()
     }
 
-    /// As ``parse(bytes:file:streaming:element:)`` over bytes the caller keeps alive, such as a
-    /// mapped file; `read` is told how far the parse has come after each streamed element,
-    /// so the caller may let go of what lies before.
+    /// As ``parse(bytes:file:streaming:element:)`` for several arrays, over bytes the caller
+    /// keeps alive, such as a mapped file: `element` is told which of `arrays` (by its position
+    /// in the list) each element belongs to, and `read` how far the parse has come after each
+    /// streamed element, so the caller may let go of what lies before.
     static func parse(
         buffer: UnsafeBufferPointer<UInt8>, file: String, streaming arrays: [[String]],
         element: @escaping (Int, JSONNode, Int) throws(LoadIssue) -> Void, read: ((Int) -> Void)? = nil
@@ -274,6 +266,8 @@ extension JSONTextParser {
             }
         }
 
+        // MARK: Container helpers
+
         /// A list of exactly the size of `list`: made once, where growing it as it was read
         /// would have made it several times over.
         private static func copy<Element>(_ list: [Element]) -> [Element] {
@@ -320,7 +314,7 @@ extension JSONTextParser {
             }
         }
 
-        // MARK: Scalars
+        // MARK: Literals (numbers and strings are in JSONTextParser+Scalars.swift)
 
         private mutating func expectLiteral(_ literal: String) throws(LoadIssue) {
             let start = offset

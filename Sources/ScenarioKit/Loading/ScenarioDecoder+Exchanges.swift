@@ -3,16 +3,15 @@ import HTTPCore
 
 /// Decoding `exchanges`: matchers, responses, faults, ordering and release conditions.
 extension ScenarioDecoder {
+    /// The exchanges the parser handed to ``decodeExchange(_:index:)`` as it read them.
     mutating func decodeExchanges(_ top: Members) -> [Exchange] {
         guard let member = top["exchanges"] else { return [] }
-        let path = top.path("exchanges")
-        guard let elements = member.value.elements else {
-            report("'exchanges' must be an array of exchanges; got \(Self.describe(member.value.value))", member.value, path)
+        guard member.value.elements != nil else {
+            report(
+                "'exchanges' must be an array of exchanges; got \(Self.describe(member.value.value))", member.value,
+                top.path("exchanges"))
             return []
         }
-        // Streamed: each was decoded as the parser read it.
-        guard !streamed else { return readExchanges }
-        for (index, node) in elements.enumerated() { decodeExchange(node, index: index) }
         return readExchanges
     }
 
@@ -21,7 +20,6 @@ extension ScenarioDecoder {
         let exchangePath = JSONPath.appending(Self.exchangesPath, index: index)
         let id = node["id"]?.value.stringValue ?? "exchange-\(index + 1)"
         exchangeIds.append(id)
-        exchangeIdSet.insert(id)
         // Duplicate ids are reported where the second one is written (its id, or the exchange itself).
         let idLocation =
             node["id"].map { location($0, JSONPath.appending(exchangePath, key: "id")) } ?? location(node, exchangePath)
@@ -138,7 +136,7 @@ extension ScenarioDecoder {
     /// Whether `id`, named by an `after`, is an exchange's; reports it otherwise (or once the file is read).
     @discardableResult
     mutating func checkAfter(_ id: String, at location: ScenarioLocation) -> Bool {
-        guard !exchangeIdSet.contains(id) else { return true }
+        guard firstExchangeUse[id] == nil else { return true }
         if reading {
             laterReferences.append(.after(id: id, location: location))
             return true

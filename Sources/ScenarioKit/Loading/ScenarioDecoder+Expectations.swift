@@ -165,17 +165,15 @@ extension ScenarioDecoder {
     /// Whether `id` names an exchange of this file or `"unmatched"`; reports it otherwise (or,
     /// while the file is still being read and it names none so far, once it is read).
     mutating func checkExchangeReference(_ id: String, at location: ScenarioLocation, _ what: String) -> Bool {
-        if reading, id != ScenarioKeys.unmatched, !exchangeIdSet.contains(id) {
+        guard id != ScenarioKeys.unmatched, firstExchangeUse[id] == nil else { return true }
+        if reading {
             laterReferences.append(.exchange(id: id, location: location, what: what))
             return true
         }
-        guard id == ScenarioKeys.unmatched || exchangeIdSet.contains(id) else {
-            report(
-                "\(what) names unknown exchange '\(id)'", at: location,
-                hint: Self.didYouMean(id, exchangeIds + [ScenarioKeys.unmatched])
-                    ?? "exchange ids here: \((exchangeIds + [ScenarioKeys.unmatched]).joined(separator: ", "))")
-            return false
-        }
-        return true
+        report(
+            "\(what) names unknown exchange '\(id)'", at: location,
+            hint: Self.didYouMean(id, exchangeIds + [ScenarioKeys.unmatched])
+                ?? "exchange ids here: \((exchangeIds + [ScenarioKeys.unmatched]).joined(separator: ", "))")
+        return false
     }
 }

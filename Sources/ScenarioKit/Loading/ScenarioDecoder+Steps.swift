@@ -1,18 +1,15 @@
 /// Decoding `steps`: the forms, their actions and arguments, handles and outcomes.
 extension ScenarioDecoder {
+    /// The steps the parser handed to ``decodeStep(_:index:)`` as it read them.
     mutating func decodeSteps(_ top: Members) -> [Step] {
         guard let member = top["steps"] else {
             missing("steps", in: top, " (use [] for none)")
             return []
         }
-        let path = top.path("steps")
-        guard let elements = member.value.elements else {
-            report("'steps' must be an array of steps; got \(Self.describe(member.value.value))", member.value, path)
+        guard member.value.elements != nil else {
+            report("'steps' must be an array of steps; got \(Self.describe(member.value.value))", member.value, top.path("steps"))
             return []
         }
-        // Streamed: each was decoded as the parser read it.
-        guard !streamed else { return readSteps }
-        for (index, node) in elements.enumerated() { decodeStep(node, index: index) }
         return readSteps
     }
 
@@ -21,7 +18,6 @@ extension ScenarioDecoder {
         let stepPath = JSONPath.appending(Self.stepsPath, index: index)
         if let nameNode = node["name"], let name = nameNode.value.stringValue {
             stepNames.append(name)
-            stepNameSet.insert(name)
             let nameLocation = location(nameNode, JSONPath.appending(stepPath, key: "name"))
             if let first = firstStepName[name] {
                 report(

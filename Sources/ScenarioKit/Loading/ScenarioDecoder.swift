@@ -27,17 +27,14 @@ struct ScenarioDecoder {
     let actionNames: [String]
     let givenKeys: [GivenSpec]
     var issues: [LoadIssue] = []
-    /// Every exchange id read so far (explicit or defaulted).
+    /// Every exchange id read so far (explicit or defaulted), in order, for suggestions.
     var exchangeIds: [String] = []
-    /// The same ids as a set: references are checked against it, so long files stay linear.
-    var exchangeIdSet: Set<String> = []
-    /// Every step name read so far.
+    /// Every step name read so far, in order.
     var stepNames: [String] = []
-    /// The same names as a set.
-    var stepNameSet: Set<String> = []
-    /// Where each exchange id was first given (line, column), for duplicates.
+    /// Where each exchange id was first given (line, column), for duplicates; references are
+    /// checked against its keys, so long files stay linear.
     var firstExchangeUse: [String: Position] = [:]
-    /// Where each step name was first given, for duplicates.
+    /// Where each step name was first given, for duplicates and references.
     var firstStepName: [String: Position] = [:]
     /// Whether exchanges and steps are still being read: a reference to an id or a name not
     /// read yet may be to a later one, so it is checked once the whole file is read.
@@ -49,8 +46,6 @@ struct ScenarioDecoder {
     /// The exchanges and steps decoded as the parser read them.
     var readExchanges: [Exchange] = []
     var readSteps: [Step] = []
-    /// Whether the parser handed over `exchanges` and `steps` element by element.
-    var streamed = false
 
     /// A line and column: all a duplicate's message needs of the first one, for a fraction of
     /// a location's memory (a file can hold a hundred thousand ids).
@@ -89,9 +84,9 @@ struct ScenarioDecoder {
 
     // MARK: The document
 
+    /// Decodes the document around the exchanges and steps the parser already handed over
+    /// (`reading` is still set, so references to them are checked at the end).
     mutating func decodeScenario(_ root: JSONNode, id: String) -> Scenario? {
-        // References to exchanges and steps are checked once all are known.
-        reading = true
         guard let top = object(root, at: JSONPath.root, "the scenario", allowed: ScenarioKeys.topLevel) else {
             return nil
         }
@@ -157,7 +152,7 @@ struct ScenarioDecoder {
 
     /// Whether `name` is a step's name; reports it otherwise (or once the file is read).
     mutating func checkStepReference(_ name: String, at location: ScenarioLocation) -> Bool {
-        guard !stepNameSet.contains(name) else { return true }
+        guard firstStepName[name] == nil else { return true }
         if reading {
             laterReferences.append(.step(name: name, location: location))
             return true

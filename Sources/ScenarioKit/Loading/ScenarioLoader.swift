@@ -22,9 +22,10 @@ public struct ScenarioLoader: Sendable {
 
     /// Loads the scenario file at `path`, giving it `id`.
     public func load(contentsOf path: String, id: String) -> Result<Scenario, LoadFailure> {
-        let data: Data
+        // Bytes, not Data: the parser reads bytes, and the file is then held once.
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try FileBytes.read(path)
         } catch {
             let location = ScenarioLocation(file: path, line: 1, column: 1, path: JSONPath.root)
             return .failure(
@@ -32,13 +33,13 @@ public struct ScenarioLoader: Sendable {
                     file: path,
                     issues: [LoadIssue(location: location, message: "cannot read the file: \(error.localizedDescription)")]))
         }
-        return load(data: data, file: path, id: id)
+        return bytes.withUnsafeBufferPointer { decode($0, file: path, id: id, keep: true, read: nil) }
     }
 
     /// Loads a scenario from `data`, naming `file` in issues. Response `file` bodies are read
     /// relative to `file`'s folder.
     public func load(data: Data, file: String, id: String) -> Result<Scenario, LoadFailure> {
-        decode([UInt8](data), file: file, id: id, keep: true)
+        data.withUnsafeBytes { decode($0.bindMemory(to: UInt8.self), file: file, id: id, keep: true, read: nil) }
     }
 
     /// What loading `bytes` would report, without keeping the scenario: each exchange and step
@@ -58,23 +59,19 @@ public struct ScenarioLoader: Sendable {
         return failure
     }
 
-    private func decode(_ bytes: [UInt8], file: String, id: String, keep: Bool) -> Result<Scenario, LoadFailure> {
-        bytes.withUnsafeBufferPointer { decode($0, file: file, id: id, keep: keep, read: nil) }
-    }
-
     private func decode(
         _ bytes: UnsafeBufferPointer<UInt8>, file: String, id: String, keep: Bool, read: ((Int) -> Void)?
     ) -> Result<Scenario, LoadFailure> {
         let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         let state = DecoderState(ScenarioDecoder(file: file, directory: directory, actions: actions, givenKeys: givenKeys))
         state.decoder.keepsElements = keep
+        // Until the whole file is read, a reference may be to a later exchange or step.
         state.decoder.reading = true
         let root: JSONNode
         do {
             root = try JSONTextParser.parse(
                 buffer: bytes, file: file, streaming: Self.streamedArrays,
                 element: { array, node, index in
-                    state.decoder.streamed = true
                     if array == 0 {
                         state.decoder.decodeExchange(node, index: index)
                     } else {

@@ -56,12 +56,12 @@ public struct ReportFolder: Sendable {
             throw Failure(description: "cannot encode the result of \(result.id): \(error)")
         }
         try Self.exclusively(in: path) { () throws(Failure) in
-            if Self.firstRecord(in: parts.path) { Self.dropPartsOfEndedProcesses(in: parts) }
             let file = parts.appendingPathComponent(Self.partName(id: result.id, label: label))
             do { try encoded.write(to: file, options: .atomic) } catch {
                 throw Failure(description: "cannot write \(file.path): \(error.localizedDescription)")
             }
-            let scenarios = Self.results(in: parts)
+            // This process's own part stays: it is running.
+            let scenarios = Self.results(in: parts, droppingEnded: Self.firstRecord(in: parts.path))
             // Cases may run in parallel: the run's time is the work done, as in a suite's JUnit time.
             let run = RunResult(scenarios: scenarios, wallTime: scenarios.reduce(.zero) { $0 + $1.wallTime })
             for (name, text) in [
@@ -94,12 +94,22 @@ public struct ReportFolder: Sendable {
 
     private static let partsName = ".results"
 
-    private static func results(in parts: URL) -> [ScenarioResult] {
+    /// The results in `parts`; with `droppingEnded`, the parts of processes no longer running
+    /// (and those that do not decode) are deleted instead, each part being read once either way.
+    private static func results(in parts: URL, droppingEnded: Bool = false) -> [ScenarioResult] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parts.path)) ?? []
         let decoder = JSONDecoder()
         let found = names.filter { $0.hasSuffix(".json") }.compactMap { name -> Part? in
-            guard let data = try? Data(contentsOf: parts.appendingPathComponent(name)) else { return nil }
-            return try? decoder.decode(Part.self, from: data)
+            let file = parts.appendingPathComponent(name)
+            guard let data = try? Data(contentsOf: file), let part = try? decoder.decode(Part.self, from: data) else {
+                if droppingEnded { try? FileManager.default.removeItem(at: file) }
+                return nil
+            }
+            guard !droppingEnded || isRunning(part.process) else {
+                try? FileManager.default.removeItem(at: file)
+                return nil
+            }
+            return part
         }
         .sorted { ($0.result.id, $0.label ?? "") < ($1.result.id, $1.label ?? "") }
         let labelled = Set(found.map { $0.label ?? "" }).count > 1
@@ -120,18 +130,6 @@ public struct ReportFolder: Sendable {
         }
         let readable = String(id.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }.prefix(80))
         return readable + "-" + String(hash, radix: 16) + ".json"
-    }
-
-    private static func dropPartsOfEndedProcesses(in parts: URL) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: parts.path)) ?? []
-        for name in names where name.hasSuffix(".json") {
-            let file = parts.appendingPathComponent(name)
-            guard let data = try? Data(contentsOf: file), let part = try? JSONDecoder().decode(Part.self, from: data) else {
-                try? FileManager.default.removeItem(at: file)
-                continue
-            }
-            if !isRunning(part.process) { try? FileManager.default.removeItem(at: file) }
-        }
     }
 
     private static func isRunning(_ process: Int) -> Bool {

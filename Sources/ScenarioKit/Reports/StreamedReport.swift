@@ -78,6 +78,8 @@ package final class ReportOutput {
     private let handle: FileHandle
     private var buffer = Data()
     private var closed = false
+    /// The first failure of ``append(_:)``, thrown by ``close()``.
+    private var appendFailure: (any Error)?
 
     /// Creates the file's folders and a partial file beside it.
     package init(path: String) throws {
@@ -103,8 +105,18 @@ package final class ReportOutput {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
+    /// Writes `bytes` for a writer that cannot throw, such as ``PrettyObjectWriter``: after a
+    /// failure the rest is dropped, and the first failure is thrown by ``close()`` or ``commit()``.
+    package func append(_ bytes: [UInt8]) {
+        guard appendFailure == nil else { return }
+        buffer.append(contentsOf: bytes)
+        guard buffer.count >= 1 << 20 else { return }
+        do { try flush() } catch { appendFailure = error }
+    }
+
     /// Writes what is left; the whole text is then in ``partialPath``, not yet in place.
     package func close() throws {
+        if let appendFailure { throw appendFailure }
         guard !closed else { return }
         try flush()
         try handle.close()

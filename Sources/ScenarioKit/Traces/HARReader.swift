@@ -294,16 +294,12 @@ private final class EntryCollector {
 /// One copy of each short text that repeats from entry to entry (header names and values,
 /// MIME types, methods): a long capture then holds each once, not once per entry.
 private final class StringPool {
-    private var pool: [String: String] = [:]
+    private var pool = BoundedMemo<String, String>()
 
     func intern(_ text: String) -> String {
-        // Up to 15 bytes a String holds its text itself; long ones rarely repeat.
-        let count = text.utf8.count
-        guard count > 15, count <= 128 else { return text }
-        if let known = pool[text] { return known }
-        // A flood of distinct values (a token per request) is not kept.
-        if pool.count < 50_000 { pool[text] = text }
-        return text
+        // Up to 15 bytes a String holds its text itself.
+        guard text.utf8.count > 15 else { return text }
+        return pool.value(for: text) { text }
     }
 }
 

@@ -97,6 +97,7 @@ final class RecordingTap: Sendable {
     func harRequest(_ request: URLRequest) -> HARLog.Request {
         var headers = (request.allHTTPHeaderFields ?? [:]).map { HARLog.Field($0.key, $0.value) }.sorted { $0.name < $1.name }
         for field in additionalHeaders where headers.first(named: field.name) == nil { headers.append(field) }
+        // The one cut of a request body: bytes past the limit are never decoded.
         let body = request.httpBody.flatMap { $0.isEmpty ? nil : String(decoding: $0.prefix(recorder.maximumBodySize), as: UTF8.self) }
         return HARLog.Request(
             method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "", headers: headers, body: body,
@@ -217,6 +218,7 @@ final class RecordedLoad: @unchecked Sendable {
     func received(_ data: Data, response: URLResponse?) {
         let limit = tap.recorder.maximumBodySize
         let (target, first) = lock.withLock { () -> ((URLProtocol, any URLProtocolClient)?, URLResponse?) in
+            // The one cut of a response body, as it arrives: a large download is never held.
             if body.count < limit { body.append(data.prefix(limit - body.count)) }
             guard let loader, let client else { return (nil, nil) }
             let first = responded ? nil : response

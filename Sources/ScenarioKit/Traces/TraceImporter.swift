@@ -166,19 +166,12 @@ public struct TraceImporter: Sendable {
     ) throws -> Summary {
         let positions = log.entries.map(\.position)
         let output = try ReportOutput(path: path)
-        var writeError: (any Error)?
-        var writer = PrettyObjectWriter { bytes in
-            guard writeError == nil else { return }
-            do { try output.write(Data(bytes)) } catch { writeError = error }
-        }
+        var writer = PrettyObjectWriter(write: output.append)
         let drafted = try writeDraft(from: log, file: file, to: &writer)
         _ = consume log
         FreedMemory.release()
         writer.end()
-        if writeError == nil {
-            do { try output.write("\n") } catch { writeError = error }
-        }
-        if let writeError { throw writeError }
+        output.append([0x0A])
         try output.close()
         let mapped = try MappedFile(path: output.partialPath)
         let failure = ScenarioLoader(actions: actions, givenKeys: givenKeys).check(mapped: mapped, file: Self.draftName, id: "imported")

@@ -66,7 +66,7 @@ private struct SecretFinder {
     let policy = RedactionPolicy()
     var found = RedactionPolicy.Findings()
     /// What each header field gave, for the short ones: the same few repeat in every entry.
-    private var headerFindings: [HARLog.Field: [RedactionPolicy.Finding]] = [:]
+    private var headerFindings = BoundedMemo<HARLog.Field, [RedactionPolicy.Finding]> { $0.value.utf8.count }
 
     /// The secrets, without placeholders of an already redacted trace.
     var ordered: [RedactionPolicy.Finding] { found.ordered.filter { !$0.value.hasPrefix("redacted-") } }
@@ -82,18 +82,13 @@ private struct SecretFinder {
     }
 
     private mutating func collect(header field: HARLog.Field) {
-        guard field.value.utf8.count <= 128 else {
-            policy.collect(header: field.name, value: field.value, into: &found)
-            return
+        let policy = policy
+        let findings = headerFindings.value(for: field) {
+            var own = RedactionPolicy.Findings()
+            policy.collect(header: field.name, value: field.value, into: &own)
+            return own.ordered
         }
-        if let known = headerFindings[field] {
-            for finding in known { found.add(finding.value, finding.kind) }
-            return
-        }
-        var own = RedactionPolicy.Findings()
-        policy.collect(header: field.name, value: field.value, into: &own)
-        for finding in own.ordered { found.add(finding.value, finding.kind) }
-        if headerFindings.count < 50_000 { headerFindings[field] = own.ordered }
+        for finding in findings { found.add(finding.value, finding.kind) }
     }
 
     private mutating func collect(url: String) {
@@ -130,7 +125,7 @@ private struct Replacer {
 
     /// Masked texts remembered per text.
     private final class ValueCache {
-        var masked: [String: String] = [:]
+        var masked = BoundedMemo<String, String>()
     }
 
     init(secrets: [RedactionPolicy.Finding]) {
@@ -210,11 +205,7 @@ private struct Replacer {
 
     /// A header value masked, once per distinct short value: the entries then also share the result.
     private func header(_ value: String) -> String {
-        guard value.utf8.count <= 128 else { return text(value) }
-        if let known = headerValues.masked[value] { return known }
-        let masked = text(value)
-        if headerValues.masked.count < 50_000 { headerValues.masked[value] = masked }
-        return masked
+        headerValues.masked.value(for: value) { text(value) }
     }
 
     private func isSecretName(_ key: String) -> Bool {

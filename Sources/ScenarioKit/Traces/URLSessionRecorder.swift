@@ -75,9 +75,13 @@ public final class URLSessionRecorder: @unchecked Sendable {
         return redacted ? TraceRedactor().redact(log).log : log
     }
 
-    /// Writes ``log(redacted:)`` to `file` as HAR 1.2, the file `scenario import` reads.
+    /// Writes ``log(redacted:)`` to `file` as HAR 1.2, the file `scenario import` reads; the
+    /// file takes its name only once it is whole.
     public func writeHAR(to file: URL, redacted: Bool = true) throws {
-        try Data(log(redacted: redacted).harText().utf8).write(to: file, options: .atomic)
+        // A piece at a time, as `scenario export` writes: the log is never also held as one text.
+        let output = try ReportOutput(path: file.path)
+        log(redacted: redacted).writeHAR(to: output.append)
+        try output.commit()
     }
 
     /// Forgets everything recorded; requests in flight are still recorded when they finish.
@@ -92,10 +96,9 @@ public final class URLSessionRecorder: @unchecked Sendable {
 
     // MARK: Recording, for RecordingURLProtocol
 
-    /// Records a request sent at `started`; returns its id for ``finish(_:response:at:)``.
+    /// Records a request sent at `started`, its body already cut to ``maximumBodySize`` bytes
+    /// (as `RecordingTap.harRequest` does); returns its id for ``finish(_:response:at:)``.
     func begin(_ request: HARLog.Request, at started: Date) -> Int {
-        var request = request
-        request.body = request.body.map { Self.prefix($0, maximumBodySize) }
         let bytes = request.body?.utf8.count ?? 0
         return lock.withLock {
             let id = nextID
@@ -111,10 +114,10 @@ public final class URLSessionRecorder: @unchecked Sendable {
         }
     }
 
-    /// Records how the request `id` ended: its response, or `nil` when it failed or was cancelled.
+    /// Records how the request `id` ended: its response, or `nil` when it failed or was
+    /// cancelled. The body is already cut to ``maximumBodySize`` bytes (as `RecordedLoad`
+    /// receives it, so a large download is never held whole).
     func finish(_ id: Int, response: HARLog.Response?, at ended: Date) {
-        var response = response
-        if let body = response?.body, body.count > maximumBodySize { response?.body = body.prefix(maximumBodySize) }
         lock.withLock {
             inFlight -= 1
             guard let index = index(of: id) else { return }  // dropped while in flight
@@ -148,11 +151,5 @@ public final class URLSessionRecorder: @unchecked Sendable {
             records.removeFirst(head)
             head = 0
         }
-    }
-
-    /// At most `limit` bytes of `text`'s UTF-8.
-    private static func prefix(_ text: String, _ limit: Int) -> String {
-        guard text.utf8.count > limit else { return text }
-        return String(decoding: text.utf8.prefix(limit), as: UTF8.self)
     }
 }
