@@ -428,8 +428,6 @@ static void install_once(void) {
     install_result = dispatch_slots > 0 ? 0 : -2;
 }
 
-int ssdc_available(void) { return 1; }
-
 int ssdc_install(const ssdc_handlers *new_handlers) {
     // Handlers are set before any slot points at them, and never change after.
     if (!handlers.async) handlers = *new_handlers;
@@ -437,7 +435,6 @@ int ssdc_install(const ssdc_handlers *new_handlers) {
     return install_result;
 }
 
-void ssdc_real_async(void *queue, void *block) { real.async(queue, block); }
 void ssdc_real_sync_f(void *queue, void *context, void (*work)(void *)) { real.sync_f(queue, context, work); }
 void ssdc_real_group_enter(void *group) { real.group_enter(group); }
 void ssdc_real_group_leave(void *group) { real.group_leave(group); }
@@ -485,12 +482,10 @@ void ssdc_block_invoke(void *block) { ((struct block_layout *)block)->invoke(blo
 
 #else
 
-int ssdc_available(void) { return 0; }
 int ssdc_install(const ssdc_handlers *handlers) {
     (void)handlers;
     return -1;
 }
-void ssdc_real_async(void *queue, void *block) {}
 void ssdc_real_sync_f(void *queue, void *context, void (*work)(void *)) { work(context); }
 void ssdc_real_group_enter(void *group) {}
 void ssdc_real_group_leave(void *group) {}
