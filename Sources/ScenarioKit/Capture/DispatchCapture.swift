@@ -70,6 +70,7 @@ enum DispatchCapture {
     private static func targeted(_ queue: Object?, _ target: Object?, created: Bool) {
         guard let queue else { return }
         let creator = Capture.currentScheduler
+        let kind: QueueKind? = creator == nil ? nil : Self.kind(of: queue)
         lock.withLock {
             // A queue made at an address the scenario knew is another queue: the one it knew is
             // gone. Left in place, the new queue (another test's URLSession, say) would be taken
@@ -79,11 +80,11 @@ enum DispatchCapture {
                 runnerMade[queue] = nil
             }
             targets[queue] = target.flatMap { ssdc_is_global_queue($0) != 0 ? nil : $0 }
-            guard let creator else { return }
-            if !isFoundations(queue) {
-                queues[queue] = creator
-            } else if created {
-                runnerMade[queue] = creator
+            guard let creator, let kind else { return }
+            switch kind {
+            case .other: queues[queue] = creator
+            case .foundations: if created { runnerMade[queue] = creator }
+            case .shared, .curls: break
             }
         }
     }
@@ -129,7 +130,8 @@ enum DispatchCapture {
 
     /// The scenario a call on `queue` belongs to, and whether it comes from another thread.
     private static func owner(of queue: Object?) -> (ScenarioScheduler, foreign: Bool)? {
-        if let queue, isCurls(queue) {
+        let kind = queue.map(Self.kind(of:))
+        if kind == .curls {
             // Routed requests never reach libcurl: a transfer driven from the runner is one of the
             // scenario's requests on its way to the network.
             Capture.currentScheduler?.noteEscape(
@@ -138,7 +140,7 @@ enum DispatchCapture {
             return nil
         }
         if let mine = Capture.currentScheduler {
-            if let queue, !ssdcIsShared(queue), !isFoundations(queue) { lock.withLock { queues[queue] = mine } }
+            if let queue, kind == .other { lock.withLock { queues[queue] = mine } }
             return (mine, false)
         }
         guard let queue else { return nil }
@@ -147,18 +149,40 @@ enum DispatchCapture {
         return nil
     }
 
-    /// Foundation's own queues (cookie storage, URLSession's) are everyone's too: captured when
-    /// used from the runner, never for other threads, which may be other tests' or the process's.
-    private static func isFoundations(_ queue: Object) -> Bool {
-        guard let raw = ssdc_queue_label(queue) else { return false }
-        return strncmp(raw, "org.swift.", 10) == 0 || strncmp(raw, "com.apple.", 10) == 0
+    /// What a queue is to the capture, from its identity and label.
+    private enum QueueKind {
+        /// The main queue and the global queues: everyone's. A use from the runner thread does not
+        /// make them the scenario's for other threads.
+        case shared
+        /// Foundation's own queues (cookie storage, URLSession's): everyone's too, captured when
+        /// used from the runner, never for other threads, which may be other tests' or the process's.
+        case foundations
+        /// FoundationNetworking's libcurl machinery (a session's multi handle, its socket and
+        /// timeout sources) stays libdispatch's: routed requests never reach libcurl, and a real
+        /// transfer's timer run on the runner would call libcurl beside the thread already inside it.
+        case curls
+        /// Any other queue: the scenario's once the runner uses it.
+        case other
+    }
+
+    /// Reads the label at most once: every Dispatch call of the process asks.
+    private static func kind(of queue: Object) -> QueueKind {
+        if queue == mainQueue || ssdc_is_global_queue(queue) != 0 { return .shared }
+        guard let raw = ssdc_queue_label(queue) else { return .other }
+        if strncmp(raw, "org.swift.", 10) == 0 || strncmp(raw, "com.apple.", 10) == 0 { return .foundations }
+        return strncmp(raw, "MultiHandle.", 12) == 0 ? .curls : .other
     }
 
     /// Whether a block the runner took for `queue` must run under the queue's real lock:
     /// Foundation's queues made before the run (the shared cookie storage's, a shared session's)
     /// guard state that other threads of the process use at the same time.
     static func guardsSharedState(_ queue: Object) -> Bool {
-        isFoundations(queue) && lock.withLock { runnerMade[queue] == nil }
+        switch kind(of: queue) {
+        // The whole process uses these too (labelled com.apple., they always counted as Foundation's).
+        case .shared: true
+        case .foundations: lock.withLock { runnerMade[queue] == nil }
+        case .curls, .other: false
+        }
     }
 
     /// Runs `body` on this thread holding `queue` (and the queues it targets) as libdispatch's
@@ -173,18 +197,6 @@ enum DispatchCapture {
             }
         }
     }
-
-    /// FoundationNetworking's libcurl machinery (a session's multi handle, its socket and timeout
-    /// sources) stays libdispatch's: routed requests never reach libcurl, and a real transfer's
-    /// timer run on the runner would call libcurl beside the thread already inside it.
-    private static func isCurls(_ queue: Object) -> Bool {
-        guard let raw = ssdc_queue_label(queue) else { return false }
-        return strncmp(raw, "MultiHandle.", 12) == 0
-    }
-
-    /// The main queue and the global queues are everyone's: a use from the runner thread does not
-    /// make them the scenario's for other threads.
-    private static func ssdcIsShared(_ queue: Object) -> Bool { queue == mainQueue || ssdc_is_global_queue(queue) != 0 }
 
     private static func take(queue: Object?, block: Object?, group: Object?) -> Bool {
         guard let queue, let block, let (scheduler, foreign) = owner(of: queue) else { return false }
@@ -202,13 +214,12 @@ enum DispatchCapture {
     }
 
     private static func takeSync(queue: Object?, block: Object?) -> Bool {
-        guard let queue, let block else { return false }
-        if let scheduler = Capture.currentScheduler {
-            if !ssdcIsShared(queue), !isFoundations(queue) { lock.withLock { queues[queue] = scheduler } }
+        // A libcurl queue goes to libdispatch, from the runner too (`owner` notes the escape).
+        guard let queue, let block, let (scheduler, foreign) = owner(of: queue) else { return false }
+        if !foreign {
             scheduler.runSync(on: queue, block: block)
             return true
         }
-        guard let (scheduler, _) = owner(of: queue) else { return false }
         // Another thread waits for the queue: the runner runs the block in its turn.
         let done = DispatchSemaphore(value: 0)
         scheduler.enqueue(DispatchWork(queue: queue, borrowing: block, done: done), foreign: true)
