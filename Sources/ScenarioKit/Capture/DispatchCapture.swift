@@ -92,28 +92,25 @@ enum DispatchCapture {
     /// The serial queue that orders `queue`'s blocks: the last queue of its target chain before
     /// a global one (a queue made with a target runs its blocks on that target, in one order).
     static func serialRoot(of queue: Object) -> Object {
-        lock.withLock {
-            var root = queue
-            var steps = 0
-            while let next = targets[root], next != root, steps < 64 {
-                root = next
-                steps += 1
-            }
-            return root
-        }
+        lock.withLock { walkTargets(from: queue) }
     }
 
     /// The scenario that owns `queue` or a queue it targets (lock held): a queue aimed at the
     /// scenario's runs its blocks in that queue's order, so they are the scenario's too (a
     /// URLSession task's own queue targets its session's).
     private static func scenario(orderingBlocksOf queue: Object) -> ScenarioScheduler? {
+        queues[walkTargets(from: queue) { queues[$0] != nil }]
+    }
+
+    /// Follows `queue`'s target chain (lock held) to the first queue where `stop` holds, or else
+    /// the last one; at most 64 steps, in case a chain loops.
+    private static func walkTargets(from queue: Object, until stop: (Object) -> Bool = { _ in false }) -> Object {
         var current = queue
         for _ in 0..<64 {
-            if let known = queues[current] { return known }
-            guard let next = targets[current], next != current else { return nil }
+            guard !stop(current), let next = targets[current], next != current else { break }
             current = next
         }
-        return nil
+        return current
     }
 
     /// Forgets everything `scheduler` owned: its queues go back to libdispatch.
