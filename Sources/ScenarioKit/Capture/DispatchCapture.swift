@@ -204,7 +204,7 @@ enum DispatchCapture {
     private static func takeAfter(when: UInt64, queue: Object?, block: Object?) -> Bool {
         guard let queue, let block, let (scheduler, foreign) = owner(of: queue) else { return false }
         let remaining = Duration.nanoseconds(ssdc_nanoseconds_until(when))
-        let delay = Capture.roundest(from: remaining, to: remaining + Capture.deadlineSlack(scheduler, foreign: foreign, virtualNow: false))
+        let delay = Capture.roundest(from: remaining, to: remaining + Capture.deadlineSlack(scheduler, foreign: foreign))
         let work = DispatchWork(queue: queue, block: block, group: nil)
         scheduler.schedule(work, after: delay, label: "asyncAfter on \(work.queueLabel)")
         return true
@@ -263,7 +263,7 @@ enum DispatchCapture {
     private static func setTimer(_ source: Object?, start: UInt64, interval: UInt64) -> Bool {
         guard let timer = timer(source) else { return false }
         let remaining = Duration.nanoseconds(ssdc_nanoseconds_until(start))
-        let slack = Capture.deadlineSlack(timer.scheduler, foreign: Capture.currentScheduler !== timer.scheduler, virtualNow: false)
+        let slack = Capture.deadlineSlack(timer.scheduler, foreign: Capture.currentScheduler !== timer.scheduler)
         timer.set(
             start: Capture.roundest(from: remaining, to: remaining + slack),
             interval: interval >= UInt64(Int64.max)

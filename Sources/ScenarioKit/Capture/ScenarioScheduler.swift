@@ -12,7 +12,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     private struct Entry {
         var work: Work
         /// When it was queued, on Dispatch's real clock (Swift's clocks are virtual on a Linux
-        /// runner), where deadlines are estimated from it (``Capture/deadlineSlack(_:foreign:virtualNow:)``).
+        /// runner), where deadlines are estimated from it (``Capture/deadlineSlack(_:foreign:)``).
         var queuedAt: UInt64
         /// Its place among everything queued in this run: what names it when nothing lasting does.
         var sequence: Int
