@@ -153,9 +153,9 @@ extension Capture {
     /// The roundest duration in `lower...upper` (never negative).
     static func roundest(from lower: Duration, to upper: Duration) -> Duration {
         func nanoseconds(_ duration: Duration) -> Int64 {
-            let (seconds, attoseconds) = duration.components
-            let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-            return overflow ? (seconds < 0 ? 0 : Int64.max / 2) : max(0, whole &+ attoseconds / 1_000_000_000)
+            let whole = duration.nanoseconds
+            // Too long for Int64: very far, with room left to add to.
+            return whole == .max ? .max / 2 : max(0, whole)
         }
         let low = nanoseconds(lower)
         let high = max(low, nanoseconds(upper))

@@ -44,10 +44,7 @@ enum DispatchCapture {
     /// with the running scenario's virtual clock only.
     static func useVirtualClocks() {
         guard hasVirtualClocks else { return }
-        ssdc_virtual_clocks_begin {
-            guard let offset = Capture.currentScheduler?.clock.now.offset.components else { return 0 }
-            return offset.seconds &* 1_000_000_000 &+ offset.attoseconds / 1_000_000_000
-        }
+        ssdc_virtual_clocks_begin { Capture.currentScheduler?.clock.now.offset.nanoseconds ?? 0 }
     }
 
     /// The calling thread's clocks are real again.
