@@ -266,7 +266,9 @@ static const struct library libraries[] = {
     {"/libswift_Concurrency.so", concurrency_rebindings, sizeof(concurrency_rebindings) / sizeof(concurrency_rebindings[0])},
 };
 
-static int rebound_slots;
+// Slots rewritten: Dispatch's decide whether the capture is installed; the clock's only whether
+// the clocks are virtual.
+static int dispatch_slots;
 
 #if defined(__x86_64__)
 #define SSDC_JUMP_SLOT R_X86_64_JUMP_SLOT
@@ -278,15 +280,16 @@ static int rebound_slots;
 
 static uintptr_t adjusted(uintptr_t pointer, uintptr_t base) { return pointer < base ? pointer + base : pointer; }
 
-static void write_slot(void **slot, void *value, uintptr_t relro_start, uintptr_t relro_end) {
-    if (value == (void *)my_clock_gettime) clocks_rebound = 1;
+/// Returns whether the slot now holds `value` (a read-only page that cannot be made writable
+/// keeps its slot).
+static int write_slot(void **slot, void *value, uintptr_t relro_start, uintptr_t relro_end) {
     long page_size = sysconf(_SC_PAGESIZE);
     uintptr_t page = (uintptr_t)slot & ~((uintptr_t)page_size - 1);
     int in_relro = (uintptr_t)slot >= relro_start && (uintptr_t)slot < relro_end;
-    if (in_relro && mprotect((void *)page, (size_t)page_size, PROT_READ | PROT_WRITE) != 0) return;
+    if (in_relro && mprotect((void *)page, (size_t)page_size, PROT_READ | PROT_WRITE) != 0) return 0;
     __atomic_store_n(slot, value, __ATOMIC_SEQ_CST);
     if (in_relro) mprotect((void *)page, (size_t)page_size, PROT_READ);
-    rebound_slots++;
+    return 1;
 }
 
 static void rebind_relocations(const struct library *library, const ElfW(Rela) * relocations, size_t size, const ElfW(Sym) * symbols,
@@ -298,7 +301,14 @@ static void rebind_relocations(const struct library *library, const ElfW(Rela) *
         const char *name = strings + symbols[ELF64_R_SYM(relocations[i].r_info)].st_name;
         for (size_t r = 0; r < library->count; r++) {
             if (strcmp(name, library->rebindings[r].name) == 0) {
-                write_slot((void **)(base + relocations[i].r_offset), library->rebindings[r].replacement, relro_start, relro_end);
+                void *replacement = library->rebindings[r].replacement;
+                if (write_slot((void **)(base + relocations[i].r_offset), replacement, relro_start, relro_end)) {
+                    if (replacement == (void *)my_clock_gettime) {
+                        clocks_rebound = 1;
+                    } else {
+                        dispatch_slots++;
+                    }
+                }
                 break;
             }
         }
@@ -415,10 +425,8 @@ static int install_result = -1;
 static void install_once(void) {
     if (find_real() != 0) return;
     dl_iterate_phdr(rebind_object, NULL);
-    install_result = rebound_slots > 0 ? 0 : -2;
+    install_result = dispatch_slots > 0 ? 0 : -2;
 }
-
-int ssdc_available(void) { return 1; }
 
 int ssdc_install(const ssdc_handlers *new_handlers) {
     // Handlers are set before any slot points at them, and never change after.
@@ -427,7 +435,6 @@ int ssdc_install(const ssdc_handlers *new_handlers) {
     return install_result;
 }
 
-void ssdc_real_async(void *queue, void *block) { real.async(queue, block); }
 void ssdc_real_sync_f(void *queue, void *context, void (*work)(void *)) { real.sync_f(queue, context, work); }
 void ssdc_real_group_enter(void *group) { real.group_enter(group); }
 void ssdc_real_group_leave(void *group) { real.group_leave(group); }
@@ -475,12 +482,10 @@ void ssdc_block_invoke(void *block) { ((struct block_layout *)block)->invoke(blo
 
 #else
 
-int ssdc_available(void) { return 0; }
 int ssdc_install(const ssdc_handlers *handlers) {
     (void)handlers;
     return -1;
 }
-void ssdc_real_async(void *queue, void *block) {}
 void ssdc_real_sync_f(void *queue, void *context, void (*work)(void *)) { work(context); }
 void ssdc_real_group_enter(void *group) {}
 void ssdc_real_group_leave(void *group) {}

@@ -30,13 +30,10 @@ typedef struct {
     void (*targeted)(void *queue, void *target, int created);
 } ssdc_handlers;
 
-/// Whether this platform lets the engine redirect Dispatch (Linux, ELF).
-int ssdc_available(void);
 /// Sets the handlers and redirects the entry points, once per process; returns 0 on success.
 int ssdc_install(const ssdc_handlers *handlers);
 
 // libdispatch itself, for calls the handlers pass on or make.
-void ssdc_real_async(void *queue, void *block);
 void ssdc_real_sync_f(void *queue, void *context, void (*work)(void *));
 void ssdc_real_group_enter(void *group);
 void ssdc_real_group_leave(void *group);

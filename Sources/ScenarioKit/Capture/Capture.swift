@@ -132,31 +132,30 @@ extension Capture {
     /// A sleep until a deadline that is `remaining` away now.
     static func takeDeadline(_ job: UnownedJob, remaining: Duration) -> Bool {
         guard let (scheduler, foreign) = owner(of: job) else { return false }
-        let slack = deadlineSlack(scheduler, foreign: foreign, virtualNow: DispatchCapture.hasVirtualClocks)
+        // On a runner with virtual clocks the deadline's "now" was virtual: `remaining` is exact.
+        let slack = !foreign && DispatchCapture.hasVirtualClocks ? .zero : deadlineSlack(scheduler, foreign: foreign)
         scheduler.schedule(job, after: roundest(from: remaining, to: remaining + slack))
         return true
     }
 
-    /// How much longer than `remaining` a delay read from a deadline may have been meant to be.
-    /// When the deadline's "now" was read from the virtual clock (`virtualNow`: Swift's clocks on
-    /// a Linux runner thread), none: `remaining` is exact. Elsewhere the caller read the real
-    /// clock a moment ago: in the running job, or just before the hop that queued it
-    /// (`Task.sleep` reads the clock, then hops to the clock's executor). The delay it meant then
-    /// lies between `remaining` and `remaining` plus the time since the running job was queued,
-    /// and the roundest delay in that span is taken (whole seconds before tenths, tenths before
-    /// milliseconds): the one the code wrote, at ordinary speed.
-    static func deadlineSlack(_ scheduler: ScenarioScheduler, foreign: Bool, virtualNow: Bool) -> Duration {
+    /// How much longer than `remaining` a delay read from a deadline on the real clock may have
+    /// been meant to be. The caller read the clock a moment ago: in the running job, or just
+    /// before the hop that queued it (`Task.sleep` reads the clock, then hops to the clock's
+    /// executor). The delay it meant then lies between `remaining` and `remaining` plus the time
+    /// since the running job was queued, and the roundest delay in that span is taken (whole
+    /// seconds before tenths, tenths before milliseconds): the one the code wrote, at ordinary
+    /// speed. (A deadline read from a runner's virtual clock needs none: see ``takeDeadline(_:remaining:)``.)
+    static func deadlineSlack(_ scheduler: ScenarioScheduler, foreign: Bool) -> Duration {
         if foreign { return .milliseconds(1) }
-        if virtualNow { return .zero }
         return scheduler.timeSinceCurrentJobWasQueued + .microseconds(200)
     }
 
     /// The roundest duration in `lower...upper` (never negative).
     static func roundest(from lower: Duration, to upper: Duration) -> Duration {
         func nanoseconds(_ duration: Duration) -> Int64 {
-            let (seconds, attoseconds) = duration.components
-            let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-            return overflow ? (seconds < 0 ? 0 : Int64.max / 2) : max(0, whole &+ attoseconds / 1_000_000_000)
+            let whole = duration.nanoseconds
+            // Too long for Int64: very far, with room left to add to.
+            return whole == .max ? .max / 2 : max(0, whole)
         }
         let low = nanoseconds(lower)
         let high = max(low, nanoseconds(upper))

@@ -44,10 +44,7 @@ enum DispatchCapture {
     /// with the running scenario's virtual clock only.
     static func useVirtualClocks() {
         guard hasVirtualClocks else { return }
-        ssdc_virtual_clocks_begin {
-            guard let offset = Capture.currentScheduler?.clock.now.offset.components else { return 0 }
-            return offset.seconds &* 1_000_000_000 &+ offset.attoseconds / 1_000_000_000
-        }
+        ssdc_virtual_clocks_begin { Capture.currentScheduler?.clock.now.offset.nanoseconds ?? 0 }
     }
 
     /// The calling thread's clocks are real again.
@@ -70,6 +67,7 @@ enum DispatchCapture {
     private static func targeted(_ queue: Object?, _ target: Object?, created: Bool) {
         guard let queue else { return }
         let creator = Capture.currentScheduler
+        let kind: QueueKind? = creator == nil ? nil : Self.kind(of: queue)
         lock.withLock {
             // A queue made at an address the scenario knew is another queue: the one it knew is
             // gone. Left in place, the new queue (another test's URLSession, say) would be taken
@@ -79,11 +77,11 @@ enum DispatchCapture {
                 runnerMade[queue] = nil
             }
             targets[queue] = target.flatMap { ssdc_is_global_queue($0) != 0 ? nil : $0 }
-            guard let creator else { return }
-            if !isFoundations(queue) {
-                queues[queue] = creator
-            } else if created {
-                runnerMade[queue] = creator
+            guard let creator, let kind else { return }
+            switch kind {
+            case .other: queues[queue] = creator
+            case .foundations: if created { runnerMade[queue] = creator }
+            case .shared, .curls: break
             }
         }
     }
@@ -91,28 +89,25 @@ enum DispatchCapture {
     /// The serial queue that orders `queue`'s blocks: the last queue of its target chain before
     /// a global one (a queue made with a target runs its blocks on that target, in one order).
     static func serialRoot(of queue: Object) -> Object {
-        lock.withLock {
-            var root = queue
-            var steps = 0
-            while let next = targets[root], next != root, steps < 64 {
-                root = next
-                steps += 1
-            }
-            return root
-        }
+        lock.withLock { walkTargets(from: queue) }
     }
 
     /// The scenario that owns `queue` or a queue it targets (lock held): a queue aimed at the
     /// scenario's runs its blocks in that queue's order, so they are the scenario's too (a
     /// URLSession task's own queue targets its session's).
     private static func scenario(orderingBlocksOf queue: Object) -> ScenarioScheduler? {
+        queues[walkTargets(from: queue) { queues[$0] != nil }]
+    }
+
+    /// Follows `queue`'s target chain (lock held) to the first queue where `stop` holds, or else
+    /// the last one; at most 64 steps, in case a chain loops.
+    private static func walkTargets(from queue: Object, until stop: (Object) -> Bool = { _ in false }) -> Object {
         var current = queue
         for _ in 0..<64 {
-            if let known = queues[current] { return known }
-            guard let next = targets[current], next != current else { return nil }
+            guard !stop(current), let next = targets[current], next != current else { break }
             current = next
         }
-        return nil
+        return current
     }
 
     /// Forgets everything `scheduler` owned: its queues go back to libdispatch.
@@ -129,7 +124,8 @@ enum DispatchCapture {
 
     /// The scenario a call on `queue` belongs to, and whether it comes from another thread.
     private static func owner(of queue: Object?) -> (ScenarioScheduler, foreign: Bool)? {
-        if let queue, isCurls(queue) {
+        let kind = queue.map(Self.kind(of:))
+        if kind == .curls {
             // Routed requests never reach libcurl: a transfer driven from the runner is one of the
             // scenario's requests on its way to the network.
             Capture.currentScheduler?.noteEscape(
@@ -138,7 +134,7 @@ enum DispatchCapture {
             return nil
         }
         if let mine = Capture.currentScheduler {
-            if let queue, !ssdcIsShared(queue), !isFoundations(queue) { lock.withLock { queues[queue] = mine } }
+            if let queue, kind == .other { lock.withLock { queues[queue] = mine } }
             return (mine, false)
         }
         guard let queue else { return nil }
@@ -147,18 +143,40 @@ enum DispatchCapture {
         return nil
     }
 
-    /// Foundation's own queues (cookie storage, URLSession's) are everyone's too: captured when
-    /// used from the runner, never for other threads, which may be other tests' or the process's.
-    private static func isFoundations(_ queue: Object) -> Bool {
-        guard let raw = ssdc_queue_label(queue) else { return false }
-        return strncmp(raw, "org.swift.", 10) == 0 || strncmp(raw, "com.apple.", 10) == 0
+    /// What a queue is to the capture, from its identity and label.
+    private enum QueueKind {
+        /// The main queue and the global queues: everyone's. A use from the runner thread does not
+        /// make them the scenario's for other threads.
+        case shared
+        /// Foundation's own queues (cookie storage, URLSession's): everyone's too, captured when
+        /// used from the runner, never for other threads, which may be other tests' or the process's.
+        case foundations
+        /// FoundationNetworking's libcurl machinery (a session's multi handle, its socket and
+        /// timeout sources) stays libdispatch's: routed requests never reach libcurl, and a real
+        /// transfer's timer run on the runner would call libcurl beside the thread already inside it.
+        case curls
+        /// Any other queue: the scenario's once the runner uses it.
+        case other
+    }
+
+    /// Reads the label at most once: every Dispatch call of the process asks.
+    private static func kind(of queue: Object) -> QueueKind {
+        if queue == mainQueue || ssdc_is_global_queue(queue) != 0 { return .shared }
+        guard let raw = ssdc_queue_label(queue) else { return .other }
+        if strncmp(raw, "org.swift.", 10) == 0 || strncmp(raw, "com.apple.", 10) == 0 { return .foundations }
+        return strncmp(raw, "MultiHandle.", 12) == 0 ? .curls : .other
     }
 
     /// Whether a block the runner took for `queue` must run under the queue's real lock:
     /// Foundation's queues made before the run (the shared cookie storage's, a shared session's)
     /// guard state that other threads of the process use at the same time.
     static func guardsSharedState(_ queue: Object) -> Bool {
-        isFoundations(queue) && lock.withLock { runnerMade[queue] == nil }
+        switch kind(of: queue) {
+        // The whole process uses these too (labelled com.apple., they always counted as Foundation's).
+        case .shared: true
+        case .foundations: lock.withLock { runnerMade[queue] == nil }
+        case .curls, .other: false
+        }
     }
 
     /// Runs `body` on this thread holding `queue` (and the queues it targets) as libdispatch's
@@ -174,18 +192,6 @@ enum DispatchCapture {
         }
     }
 
-    /// FoundationNetworking's libcurl machinery (a session's multi handle, its socket and timeout
-    /// sources) stays libdispatch's: routed requests never reach libcurl, and a real transfer's
-    /// timer run on the runner would call libcurl beside the thread already inside it.
-    private static func isCurls(_ queue: Object) -> Bool {
-        guard let raw = ssdc_queue_label(queue) else { return false }
-        return strncmp(raw, "MultiHandle.", 12) == 0
-    }
-
-    /// The main queue and the global queues are everyone's: a use from the runner thread does not
-    /// make them the scenario's for other threads.
-    private static func ssdcIsShared(_ queue: Object) -> Bool { queue == mainQueue || ssdc_is_global_queue(queue) != 0 }
-
     private static func take(queue: Object?, block: Object?, group: Object?) -> Bool {
         guard let queue, let block, let (scheduler, foreign) = owner(of: queue) else { return false }
         scheduler.enqueue(DispatchWork(queue: queue, block: block, group: group), foreign: foreign)
@@ -195,20 +201,19 @@ enum DispatchCapture {
     private static func takeAfter(when: UInt64, queue: Object?, block: Object?) -> Bool {
         guard let queue, let block, let (scheduler, foreign) = owner(of: queue) else { return false }
         let remaining = Duration.nanoseconds(ssdc_nanoseconds_until(when))
-        let delay = Capture.roundest(from: remaining, to: remaining + Capture.deadlineSlack(scheduler, foreign: foreign, virtualNow: false))
+        let delay = Capture.roundest(from: remaining, to: remaining + Capture.deadlineSlack(scheduler, foreign: foreign))
         let work = DispatchWork(queue: queue, block: block, group: nil)
         scheduler.schedule(work, after: delay, label: "asyncAfter on \(work.queueLabel)")
         return true
     }
 
     private static func takeSync(queue: Object?, block: Object?) -> Bool {
-        guard let queue, let block else { return false }
-        if let scheduler = Capture.currentScheduler {
-            if !ssdcIsShared(queue), !isFoundations(queue) { lock.withLock { queues[queue] = scheduler } }
+        // A libcurl queue goes to libdispatch, from the runner too (`owner` notes the escape).
+        guard let queue, let block, let (scheduler, foreign) = owner(of: queue) else { return false }
+        if !foreign {
             scheduler.runSync(on: queue, block: block)
             return true
         }
-        guard let (scheduler, _) = owner(of: queue) else { return false }
         // Another thread waits for the queue: the runner runs the block in its turn.
         let done = DispatchSemaphore(value: 0)
         scheduler.enqueue(DispatchWork(queue: queue, borrowing: block, done: done), foreign: true)
@@ -255,7 +260,7 @@ enum DispatchCapture {
     private static func setTimer(_ source: Object?, start: UInt64, interval: UInt64) -> Bool {
         guard let timer = timer(source) else { return false }
         let remaining = Duration.nanoseconds(ssdc_nanoseconds_until(start))
-        let slack = Capture.deadlineSlack(timer.scheduler, foreign: Capture.currentScheduler !== timer.scheduler, virtualNow: false)
+        let slack = Capture.deadlineSlack(timer.scheduler, foreign: Capture.currentScheduler !== timer.scheduler)
         timer.set(
             start: Capture.roundest(from: remaining, to: remaining + slack),
             interval: interval >= UInt64(Int64.max)

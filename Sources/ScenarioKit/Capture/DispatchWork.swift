@@ -35,6 +35,9 @@ final class DispatchWork: @unchecked Sendable {
     var isMain: Bool { queue == DispatchCapture.mainQueue }
     /// The serial queue that orders this block among others (see ``DispatchCapture/serialRoot(of:)``).
     private(set) lazy var serialRoot: DispatchCapture.Object = DispatchCapture.serialRoot(of: queue)
+    /// Whether the block runs under its queue's real lock (see ``DispatchCapture/guardsSharedState(_:)``):
+    /// asked once, as the retained queue stays the same queue.
+    private(set) lazy var guardsSharedState: Bool = DispatchCapture.guardsSharedState(queue)
     var queueLabel: String { Self.label(of: queue) }
 
     static func label(of queue: DispatchCapture.Object) -> String {

@@ -12,7 +12,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     private struct Entry {
         var work: Work
         /// When it was queued, on Dispatch's real clock (Swift's clocks are virtual on a Linux
-        /// runner), where deadlines are estimated from it (``Capture/deadlineSlack(_:foreign:virtualNow:)``).
+        /// runner), where deadlines are estimated from it (``Capture/deadlineSlack(_:foreign:)``).
         var queuedAt: UInt64
         /// Its place among everything queued in this run: what names it when nothing lasting does.
         var sequence: Int
@@ -173,7 +173,7 @@ final class ScenarioScheduler: @unchecked Sendable {
             }
             return taken
         }
-        run(on: target) {
+        run(on: target, holdingItsRealLock: DispatchCapture.guardsSharedState(target)) {
             for work in earlier { run(work, holdingItsQueue: true) }
             ssdc_block_invoke(block)
         }
@@ -330,16 +330,17 @@ final class ScenarioScheduler: @unchecked Sendable {
             defer { runningMain = work.isMain }
             return runningMain
         }
-        run(on: work.queue, holdingIt: holdingItsQueue, work.run)
+        run(on: work.queue, holdingItsRealLock: !holdingItsQueue && work.guardsSharedState, work.run)
         condition.withLock { runningMain = outerMain }
     }
 
-    /// Runs `body` "on" `queue`, which the code inside sees as its current queue. Foundation's
-    /// queues the process shares are also held for real meanwhile (see ``DispatchCapture/guardsSharedState(_:)``).
-    private func run(on queue: DispatchCapture.Object, holdingIt: Bool = false, _ body: () -> Void) {
+    /// Runs `body` "on" `queue`, which the code inside sees as its current queue, holding the
+    /// queue's real lock meanwhile when asked: the caller knows whether it guards state the process
+    /// shares (see ``DispatchCapture/guardsSharedState(_:)``) and whether it holds the lock already.
+    private func run(on queue: DispatchCapture.Object, holdingItsRealLock: Bool, _ body: () -> Void) {
         let outer = currentQueue
         currentQueue = queue
-        if !holdingIt, DispatchCapture.guardsSharedState(queue) { DispatchCapture.holdingRealLock(of: queue, body) } else { body() }
+        if holdingItsRealLock { DispatchCapture.holdingRealLock(of: queue, body) } else { body() }
         currentQueue = outer
     }
 

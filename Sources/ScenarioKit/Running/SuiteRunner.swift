@@ -316,14 +316,14 @@ public struct SuiteRunner: Sendable {
     static func execute(_ scenario: Scenario, driver: any ScenarioDriver, configuration: Configuration) async -> ScenarioResult {
         let runner = ScenarioRunner(driver: driver, options: configuration.options)
         guard let exploration = configuration.exploration else {
-            return await execute(scenario, runner: runner, times: max(1, configuration.repeatCount))
+            return await execute(scenario, runner: runner, times: configuration.repeatCount)
         }
         return await Explorer(driver: driver, options: configuration.options, exploration: exploration).run(scenario)
     }
 
-    /// Runs a scenario `times` times; any run whose status or transcript differs from the first
-    /// (JSON bodies compared as values, not bytes) turns the result into a failure that says
-    /// which run differed and where.
+    /// Runs a scenario `times` times (once when `times` is below 2); any run whose status or
+    /// transcript differs from the first (JSON bodies compared as values, not bytes) turns the
+    /// result into a failure that says which run differed and where.
     static func execute(_ scenario: Scenario, runner: ScenarioRunner, times: Int) async -> ScenarioResult {
         var first = await runner.run(scenario)
         guard times > 1 else { return first }
