@@ -172,10 +172,10 @@ enum DispatchCapture {
     /// guard state that other threads of the process use at the same time.
     static func guardsSharedState(_ queue: Object) -> Bool {
         switch kind(of: queue) {
-        // The whole process uses these too (labelled com.apple., they always counted as Foundation's).
-        case .shared: true
         case .foundations: lock.withLock { runnerMade[queue] == nil }
-        case .curls, .other: false
+        // The runner stands in for the main queue, and a global queue holds no lock: neither is
+        // held for real (a real `sync` on the main queue would run the block on the main thread).
+        case .shared, .curls, .other: false
         }
     }
 
