@@ -32,6 +32,14 @@ import Testing
                 order: order)
         }
 
+        /// A feed refused with 401 under `old`, then a refresh that hands out `new`.
+        mutating func refreshAfter401(from old: String, to new: String) {
+            let feed = send(.get, "/feed", bearer: old)
+            answer(feed, 401)
+            let renew = send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
+            answer(renew, 200, json: ["data": ["access_token": .string(new)]])
+        }
+
         /// A sign-in answered with `token`; returns its number.
         @discardableResult
         mutating func signIn(token: String) -> Int {
@@ -70,10 +78,7 @@ import Testing
         let rule = invariant(
             .notAfterReplaced(value: .header("Authorization", scheme: "Bearer"), replacedBy: nil, answerPath: "data.access_token"))
         var run = Builder()
-        let feed = run.send(.get, "/feed", bearer: "acc-old")
-        run.answer(feed, 401)
-        let renew = run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
-        run.answer(renew, 200, json: ["data": ["access_token": "acc-new"]])
+        run.refreshAfter401(from: "acc-old", to: "acc-new")
         var good = run
         run.send(.get, "/feed", bearer: "acc-old")
         good.send(.get, "/feed", bearer: "acc-new")
@@ -301,10 +306,7 @@ import Testing
     @Test func repeatsWithinSessionLetsARefreshedRepeatOfTheSameSessionPass() {
         let rule = repeatsAfter401
         var run = Builder()
-        let feed = run.send(.get, "/feed", bearer: "acc-1")
-        run.answer(feed, 401)
-        let renew = run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
-        run.answer(renew, 200, json: ["data": ["access_token": "acc-1b"]])
+        run.refreshAfter401(from: "acc-1", to: "acc-1b")
         var crossed = run
         run.send(.get, "/feed", bearer: "acc-1b")
         run.record.actions = [feedWaiting]
