@@ -5,6 +5,10 @@
 // DispatchGroup, DispatchSource and DispatchSemaphore call of Swift code through the handlers
 // without touching libdispatch or the app. Other platforms report the capture unavailable.
 //
+// FoundationNetworking's one call that starts a libcurl transfer (curl_multi_add_handle) goes
+// through the handlers too, so a request from a session that does not route to the scenario can
+// be held back before libcurl opens a socket for it.
+//
 // The same rewriting gives a runner thread virtual clocks: `clock_gettime` as Swift Concurrency
 // calls it (ContinuousClock, SuspendingClock, Task.sleep's deadlines) reads the scenario's
 // virtual clock there, so a deadline a stack computes on the runner is exact, not estimated from
@@ -53,6 +57,8 @@ typedef void (*set_target_fn)(void *, void *);
 typedef void (*sync_f_fn)(void *, void *, void (*)(void *));
 typedef void *(*block_copy_fn)(const void *);
 typedef void (*block_release_fn)(const void *);
+typedef int (*curl_add_fn)(void *, void *);
+typedef int (*curl_getinfo_fn)(void *, int, ...);
 
 static struct {
     async_fn async, barrier_async, sync, barrier_sync;
@@ -78,6 +84,8 @@ static struct {
     block_copy_fn block_copy;
     block_release_fn block_release;
     void *main_queue, *timer_type;
+    curl_add_fn curl_multi_add_handle;
+    curl_getinfo_fn curl_easy_getinfo;
 } real;
 
 static ssdc_handlers handlers;
@@ -257,6 +265,15 @@ static struct rebinding rebindings[] = {
     {"dispatch_set_target_queue", (void *)my_set_target_queue},
 };
 
+static int my_curl_multi_add_handle(void *multi, void *easy) {
+    if (handlers.transfer(easy)) return 0;  // CURLM_OK: FoundationNetworking treats anything else as fatal.
+    return real.curl_multi_add_handle(multi, easy);
+}
+
+static struct rebinding networking_rebindings[] = {
+    {"curl_multi_add_handle", (void *)my_curl_multi_add_handle},
+};
+
 static struct rebinding concurrency_rebindings[] = {
     {"clock_gettime", (void *)my_clock_gettime},
 };
@@ -264,6 +281,7 @@ static struct rebinding concurrency_rebindings[] = {
 static const struct library libraries[] = {
     {"/libswiftDispatch.so", rebindings, sizeof(rebindings) / sizeof(rebindings[0])},
     {"/libswift_Concurrency.so", concurrency_rebindings, sizeof(concurrency_rebindings) / sizeof(concurrency_rebindings[0])},
+    {"/libFoundationNetworking.so", networking_rebindings, sizeof(networking_rebindings) / sizeof(networking_rebindings[0])},
 };
 
 // Slots rewritten: Dispatch's decide whether the capture is installed; the clock's only whether
@@ -302,10 +320,12 @@ static void rebind_relocations(const struct library *library, const ElfW(Rela) *
         for (size_t r = 0; r < library->count; r++) {
             if (strcmp(name, library->rebindings[r].name) == 0) {
                 void *replacement = library->rebindings[r].replacement;
+                // libcurl's entry is rebound only where libcurl itself was found.
+                if (replacement == (void *)my_curl_multi_add_handle && !real.curl_multi_add_handle) break;
                 if (write_slot((void **)(base + relocations[i].r_offset), replacement, relro_start, relro_end)) {
                     if (replacement == (void *)my_clock_gettime) {
                         clocks_rebound = 1;
-                    } else {
+                    } else if (replacement != (void *)my_curl_multi_add_handle) {
                         dispatch_slots++;
                     }
                 }
@@ -406,6 +426,9 @@ static int find_real(void) {
     *(void **)&real.block_copy = dlsym(blocks, "_Block_copy");
     *(void **)&real.block_release = dlsym(blocks, "_Block_release");
     if (!real.block_copy || !real.block_release) return -1;
+    // Present only where FoundationNetworking (and so libcurl) is loaded.
+    *(void **)&real.curl_multi_add_handle = dlsym(RTLD_DEFAULT, "curl_multi_add_handle");
+    *(void **)&real.curl_easy_getinfo = dlsym(RTLD_DEFAULT, "curl_easy_getinfo");
     // Every QoS class, with and without overcommit.
     const intptr_t classes[] = {0x21, 0x19, 0x15, 0x11, 0x09, 0x05, 0x00, 2, 0, -2, -32768};
     for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
@@ -447,6 +470,15 @@ void *ssdc_queue_get_specific(void *queue, const void *key) { return real.queue_
 void *ssdc_main_queue(void) { return real.main_queue; }
 void *ssdc_default_queue(void) { return real.get_global_queue(0, 0); }
 void *ssdc_timer_source_type(void) { return real.timer_type; }
+
+static const char *transfer_string(void *easy, int info) {
+    const char *value = NULL;
+    if (!real.curl_easy_getinfo || real.curl_easy_getinfo(easy, info, &value) != 0) return NULL;
+    return value;
+}
+// CURLINFO_STRING + 58 and + 1.
+const char *ssdc_transfer_method(void *easy) { return transfer_string(easy, 0x100000 + 58); }
+const char *ssdc_transfer_url(void *easy) { return transfer_string(easy, 0x100000 + 1); }
 
 int ssdc_is_global_queue(void *queue) {
     for (int i = 0; i < global_queue_count; i++) {
@@ -499,6 +531,8 @@ void *ssdc_main_queue(void) { return 0; }
 void *ssdc_default_queue(void) { return 0; }
 void *ssdc_timer_source_type(void) { return 0; }
 int ssdc_is_global_queue(void *queue) { return 0; }
+const char *ssdc_transfer_method(void *easy) { return 0; }
+const char *ssdc_transfer_url(void *easy) { return 0; }
 void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void)) { (void)elapsed; }
 void ssdc_virtual_clocks_end(void) {}
 int ssdc_virtual_clocks_available(void) { return 0; }

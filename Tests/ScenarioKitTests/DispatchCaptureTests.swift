@@ -157,12 +157,14 @@ private final class InvalidationDelegate: NSObject, URLSessionDelegate, @uncheck
 /// A URLSession whose delegate queue runs on the stack's own serial queue, invalidated in deinit.
 private final class InvalidatingStack: @unchecked Sendable {
     let session: URLSession
+    /// Held here: an operation queue does not keep its underlying queue alive (on Linux).
+    let root = DispatchQueue(label: "stack.root")
 
     init(configuration: URLSessionConfiguration, seen: InvalidationLog) {
         seen.builtHere()
         let delegateQueue = OperationQueue()
         delegateQueue.maxConcurrentOperationCount = 1
-        delegateQueue.underlyingQueue = DispatchQueue(label: "stack.root")
+        delegateQueue.underlyingQueue = root
         session = URLSession(configuration: configuration, delegate: InvalidationDelegate(seen: seen), delegateQueue: delegateQueue)
     }
 

@@ -58,6 +58,8 @@ import Testing
 
     struct ProbeDriver: ScenarioDriver {
         let url: URL
+        /// Whether the stack builds its session from the driver context's configuration.
+        var routed = true
         var name: String { "Probe" }
         var actions: [ActionSpec] {
             [ActionSpec("send", "GET the probe URL from a queue or a Thread", arguments: [ArgumentSpec("via", .string, "queue or thread")])]
@@ -65,7 +67,11 @@ import Testing
         var givenKeys: [GivenSpec] { [] }
 
         func makeSession(_ context: DriverContext) async throws -> any DriverSession {
-            ProbeSession(session: URLSession(configuration: context.urlSessionConfiguration()), url: url)
+            guard !routed else { return ProbeSession(session: URLSession(configuration: context.urlSessionConfiguration()), url: url) }
+            // As a configuration made before the engine registered its protocol: HTTP's own only.
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.protocolClasses = configuration.protocolClasses?.filter { !($0 is ScriptedURLProtocol.Type) }
+            return ProbeSession(session: URLSession(configuration: configuration), url: url)
         }
     }
 
@@ -92,12 +98,12 @@ import Testing
         func timeline() async -> [JSONValue] { [] }
     }
 
-    private func probe(via: String, listener: Listener) async throws -> ScenarioResult {
+    private func probe(via: String, listener: Listener, routed: Bool = true) async throws -> ScenarioResult {
         let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/probe"))
         let scenario = Build.scenario(
             exchanges: [Build.exchange("probe", path: "/probe", status: 204)],
             steps: [Build.step(.perform(Build.call("send", ["via": .string(via)]), parallel: 1, expect: .value(["status": 204])))])
-        return await ScenarioRunner(driver: ProbeDriver(url: url), options: RunOptions(route: .urlSession)).run(scenario)
+        return await ScenarioRunner(driver: ProbeDriver(url: url, routed: routed), options: RunOptions(route: .urlSession)).run(scenario)
     }
 
     @Test func aRoutedSessionsRequestFromAQueueReachesItsRunAndNoSocket() async throws {
@@ -114,6 +120,18 @@ import Testing
         let result = try await probe(via: "thread", listener: listener)
         #expect(result.status == .error)
         #expect(result.errorMessage?.contains("escaped: a block for queue 'URLSession<") == true, "\(result.explanation)")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(listener.connections() == 0)
+    }
+
+    /// A session that does not route sends through libcurl: the transfer is held back before
+    /// a socket opens, and the run fails naming it.
+    @Test func aSessionThatDoesNotRouteIsHeldBackBeforeASocket() async throws {
+        let listener = try Listener()
+        let result = try await probe(via: "queue", listener: listener, routed: false)
+        #expect(result.status == .error)
+        let held = "GET http://127.0.0.1:\(listener.port)/probe was held back before it reached the network"
+        #expect(result.errorMessage?.contains(held) == true, "\(result.explanation)")
         try await Task.sleep(for: .milliseconds(100))
         #expect(listener.connections() == 0)
     }

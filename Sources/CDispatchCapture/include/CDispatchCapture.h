@@ -28,6 +28,9 @@ typedef struct {
     int (*get_specific)(const void *key, void **value);
     /// A queue was made (created 1; target NULL: the default) or given another target queue (created 0).
     void (*targeted)(void *queue, void *target, int created);
+    /// FoundationNetworking is about to hand libcurl a transfer (curl_multi_add_handle): nonzero
+    /// holds it back, so it never opens a socket (the transfer then waits for its own timeout).
+    int (*transfer)(void *easy);
 } ssdc_handlers;
 
 /// Sets the handlers and redirects the entry points, once per process; returns 0 on success.
@@ -59,6 +62,10 @@ void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void));
 void ssdc_virtual_clocks_end(void);
 /// Whether Swift Concurrency's clock readings were redirected (not with a static stdlib).
 int ssdc_virtual_clocks_available(void);
+
+/// The method and URL a libcurl transfer was given; NULL when unknown. Valid while the transfer is.
+const char *ssdc_transfer_method(void *easy);
+const char *ssdc_transfer_url(void *easy);
 
 // Blocks.
 void *ssdc_block_copy(void *block);

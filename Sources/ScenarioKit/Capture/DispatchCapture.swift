@@ -29,6 +29,7 @@ enum DispatchCapture {
         handlers.assert_queue = { queue, kind in assertQueue(queue, kind: kind) ? 1 : 0 }
         handlers.get_specific = { key, value in getSpecific(key, value: value) ? 1 : 0 }
         handlers.targeted = { queue, target, created in targeted(queue, target, created: created != 0) }
+        handlers.transfer = { easy in holdsBack(easy) ? 1 : 0 }
         return ssdc_install(&handlers) == 0
     }()
 
@@ -126,12 +127,11 @@ enum DispatchCapture {
     private static func owner(of queue: Object?) -> (ScenarioScheduler, foreign: Bool)? {
         let kind = queue.map(Self.kind(of:))
         if kind == .curls {
-            // Routed requests never reach libcurl: a transfer driven from the runner is one of the
-            // scenario's requests on its way to the network.
-            Capture.currentScheduler?.noteEscape(
-                "a request went to the network through libcurl: it came from a URLSession that does not route to the scenario (one made without the driver context's configuration, or URLSession.shared made before the first scenario started)"
-            )
-            return nil
+            // Only a scenario's own session's multi handle (aimed at its queue) is the
+            // scenario's: its transfers are all held back, so its timers call libcurl with
+            // nothing to send, in the scenario's order. Any other stays libdispatch's.
+            guard let queue, let known = lock.withLock({ scenario(orderingBlocksOf: queue) }) else { return nil }
+            return (known, Capture.currentScheduler !== known)
         }
         if let mine = Capture.currentScheduler {
             if let queue, kind == .other { lock.withLock { queues[queue] = mine } }
@@ -143,6 +143,32 @@ enum DispatchCapture {
         return nil
     }
 
+    /// Whether a libcurl transfer about to start is a running scenario's, held back before it
+    /// opens a socket (the task waits for its timeout; the run fails on the escape). Routed requests never reach libcurl: this one came from a session that
+    /// does not route (built from a configuration made before the first scenario, or with
+    /// protocol classes of its own). It is the scenario's when it starts on the runner thread,
+    /// or, in a process that runs only scenarios, from anywhere; elsewhere it may be another
+    /// test's real request and goes on.
+    private static func holdsBack(_ easy: UnsafeMutableRawPointer?) -> Bool {
+        guard let scheduler = Capture.currentScheduler ?? Capture.wholeProcessScenario else { return false }
+        let method = easy.flatMap(ssdc_transfer_method).map { String(cString: $0) } ?? "a request to"
+        let url = easy.flatMap(ssdc_transfer_url).map { Self.withoutQuery(String(cString: $0)) } ?? "the network"
+        scheduler.noteEscape(
+            "\(method) \(url) was held back before it reached the network: it came from a URLSession that does not route to the scenario (build it from the driver context's urlSessionConfiguration())"
+        )
+        return true
+    }
+
+    /// A URL without its query, fragment and user info, which may carry secrets.
+    private static func withoutQuery(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "a URL" }
+        components.query = nil
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        return components.string ?? "a URL"
+    }
+
     /// What a queue is to the capture, from its identity and label.
     private enum QueueKind {
         /// The main queue and the global queues: everyone's. A use from the runner thread does not
@@ -152,8 +178,9 @@ enum DispatchCapture {
         /// used from the runner, never for other threads, which may be other tests' or the process's.
         case foundations
         /// FoundationNetworking's libcurl machinery (a session's multi handle, its socket and
-        /// timeout sources) stays libdispatch's: routed requests never reach libcurl, and a real
-        /// transfer's timer run on the runner would call libcurl beside the thread already inside it.
+        /// timeout sources): the scenario's only through the session it belongs to, never by
+        /// use from the runner, since a real transfer's timer run there would call libcurl
+        /// beside the thread already inside it.
         case curls
         /// Any other queue: the scenario's once the runner uses it.
         case other

@@ -21,7 +21,8 @@ class RecordingURLProtocol: URLProtocol {
         // A recorder installed before is replaced, not stacked: one exchange, one record.
         let others = (configuration.protocolClasses ?? []).filter { !($0 is RecordingURLProtocol.Type) }
         guard let forwarding = configuration.copy() as? URLSessionConfiguration else { return }
-        forwarding.protocolClasses = others
+        // Sent on to the network: never to a scenario that happens to run in the process.
+        forwarding.protocolClasses = others.filter { !($0 is ScriptedURLProtocol.Type) }
         let number = RecordingTaps.shared.add(recorder: recorder, configuration: forwarding)
         func make<Number: RouteNumber>(_: Number.Type) -> AnyClass { TappedURLProtocol<Number>.self }
         configuration.protocolClasses = [make(RouteClass.type(for: number))] + others

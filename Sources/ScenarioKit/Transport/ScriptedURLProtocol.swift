@@ -41,9 +41,14 @@ public class ScriptedURLProtocol: URLProtocol {
         #endif
     }()
 
+    /// Puts this protocol first among the registered ones, once per process. Configurations
+    /// made from then on (`.default`, `.ephemeral`) list it, so their sessions' requests from
+    /// a scenario reach the scenario even when the stack did not build them for it.
+    static func register() { _ = registration }
+
     /// Serves requests without a route header from `route` while a scenario runs (`nil` stops).
     static func serveUnrouted(_ route: String?) {
-        _ = registration
+        register()
         routes.withLock { runningRoute = route }
     }
 
@@ -169,7 +174,7 @@ public class ScriptedURLProtocol: URLProtocol {
 /// does not show a configuration's headers to its protocols, so each run's configurations get a
 /// class of their own (``RouteNumber``) that knows the run. A request of a run that has ended
 /// fails with `cannotConnectToHost` without opening a socket.
-final class RoutedURLProtocol<Route: RouteNumber>: ScriptedURLProtocol, @unchecked Sendable {
+final class RoutedURLProtocol<Route: RouteNumber>: ScriptedURLProtocol {
     override class var ownRoute: String? { "run-\(Route.value)" }
 
     override class func canInit(with request: URLRequest) -> Bool {
