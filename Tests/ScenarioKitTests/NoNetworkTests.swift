@@ -67,10 +67,8 @@ import Testing
         var givenKeys: [GivenSpec] { [] }
 
         func makeSession(_ context: DriverContext) async throws -> any DriverSession {
-            guard !routed else { return ProbeSession(session: URLSession(configuration: context.urlSessionConfiguration()), url: url) }
-            // As a configuration made before the engine registered its protocol: HTTP's own only.
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.protocolClasses = configuration.protocolClasses?.filter { !($0 is ScriptedURLProtocol.Type) }
+            // The app's own configuration lists URLSession's HTTP loading first.
+            let configuration = routed ? context.urlSessionConfiguration() : .ephemeral
             return ProbeSession(session: URLSession(configuration: configuration), url: url)
         }
     }

@@ -145,8 +145,8 @@ enum DispatchCapture {
 
     /// Whether a libcurl transfer about to start is a running scenario's, held back before it
     /// opens a socket (the task waits for its timeout; the run fails on the escape). Routed requests never reach libcurl: this one came from a session that
-    /// does not route (built from a configuration made before the first scenario, or with
-    /// protocol classes of its own). It is the scenario's when it starts on the runner thread,
+    /// does not route (built from a configuration of the stack's own, which lists URLSession's
+    /// HTTP loading first). It is the scenario's when it starts on the runner thread,
     /// or, in a process that runs only scenarios, from anywhere; elsewhere it may be another
     /// test's real request and goes on.
     private static func holdsBack(_ easy: UnsafeMutableRawPointer?) -> Bool {

@@ -13,8 +13,6 @@ public struct ScenarioRunner: Sendable {
     public init(driver: any ScenarioDriver, options: RunOptions = RunOptions()) {
         self.driver = driver
         self.options = options
-        // A stack made before its first run (in a test's setup) gets configurations that list it.
-        ScriptedURLProtocol.register()
     }
 
     /// Runs the scenario and returns its result; never throws: faults become `.error` results.

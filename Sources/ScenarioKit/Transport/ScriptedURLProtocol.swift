@@ -41,14 +41,9 @@ public class ScriptedURLProtocol: URLProtocol {
         #endif
     }()
 
-    /// Puts this protocol first among the registered ones, once per process. Configurations
-    /// made from then on (`.default`, `.ephemeral`) list it, so their sessions' requests from
-    /// a scenario reach the scenario even when the stack did not build them for it.
-    static func register() { _ = registration }
-
     /// Serves requests without a route header from `route` while a scenario runs (`nil` stops).
     static func serveUnrouted(_ route: String?) {
-        register()
+        _ = registration
         routes.withLock { runningRoute = route }
     }
 
