@@ -158,7 +158,7 @@ final class ScenarioRun: @unchecked Sendable {
         if options.invariantsOnly { assertions.removeAll() }
         record(
             StepResult(
-                index: index, label: Self.label(step), location: step.location, assertions: assertions, startedAt: mark.time,
+                index: index, label: step.label, location: step.location, assertions: assertions, startedAt: mark.time,
                 firstLine: mark.line))
     }
 
@@ -346,40 +346,20 @@ final class ScenarioRun: @unchecked Sendable {
         let redactor = SecretRedactor(
             secrets: policy.secrets(of: scenario, requests: backend.requests) + invariantSecrets, enabled: !options.revealSecrets,
             policy: policy)
+        let cut = TranscriptCut(
+            backend.transcriptLines, divergence: [divergence, backend.firstDivergence].compactMap { $0 }.min(),
+            limit: Self.transcriptLimit)
         steps = steps.map { step in
             var step = step
             step.assertions = step.assertions.map { Self.masked($0, by: redactor) }
-            return step
-        }
-        var lines = backend.transcriptLines
-        // Where each raw line ends up once the transcript is cut, for the steps' first lines.
-        var place: (Int) -> Int = { $0 }
-        let cut = [divergence, backend.firstDivergence].compactMap { $0 }.min()
-        if let cut, cut < lines.count {
-            lines = Array(lines.prefix(cut)) + ["… \(lines.count - cut) more line(s) after the first divergence"]
-            place = { min($0, cut) }
-        }
-        if lines.count > Self.transcriptLimit {
-            // Cut before masking: reports stay small and masking stays linear in what is kept.
-            let half = Self.transcriptLimit / 2
-            let dropped = lines.count - 2 * half
-            lines = Array(lines.prefix(half)) + ["… \(dropped) line(s) left out"] + Array(lines.suffix(half))
-            let before = place
-            place = { raw in
-                let line = before(raw)
-                return line < half ? line : (line < half + dropped ? half : line - dropped + 1)
-            }
-        }
-        steps = steps.map { step in
-            var step = step
-            step.firstLine = step.firstLine.map(place)
+            step.firstLine = step.firstLine.map(cut.place)
             return step
         }
         let status: ScenarioResult.Status = errorMessage != nil ? .error : (steps.allSatisfy(\.passed) ? .passed : .failed)
         return ScenarioResult(
             id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: status,
             steps: steps, errorMessage: errorMessage.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) },
-            errorLocation: errorLocation, transcript: lines.map { TerminalSafe.escape(Self.shortened(redactor.redact($0))) },
+            errorLocation: errorLocation, transcript: cut.lines.map { TerminalSafe.escape(Self.shortened(redactor.redact($0))) },
             virtualTime: clock.now.offset, jobs: scheduler.jobsRun)
     }
 
@@ -389,29 +369,5 @@ final class ScenarioRun: @unchecked Sendable {
     /// A transcript line cut for reports, after masking, so no part of a long token survives.
     static func shortened(_ line: String) -> String {
         line.count > 400 ? String(line.prefix(400)) + "…" : line
-    }
-
-    static func label(_ step: Step) -> String {
-        let prefix = step.name.map { "\($0): " } ?? ""
-        switch step.kind {
-        case .perform(let call, let parallel, _): return prefix + "do \(call.action)" + (parallel > 1 ? " ×\(parallel)" : "")
-        case .group(let calls, _): return prefix + "group " + calls.map(\.action).joined(separator: " + ")
-        case .start(let call, let handle): return prefix + "start \(call.action) as \(handle)"
-        case .await(let handle, _): return prefix + "await \(handle)"
-        case .advance(let duration): return prefix + "advance \(VirtualClock.Instant.format(duration))"
-        case .runUntilIdle: return prefix + "run until idle"
-        case .check: return prefix + "check"
-        }
-    }
-}
-
-extension Step {
-    /// The action calls a step makes.
-    var calls: [ActionCall] {
-        switch kind {
-        case .perform(let call, _, _), .start(let call, _): [call]
-        case .group(let calls, _): calls
-        default: []
-        }
     }
 }

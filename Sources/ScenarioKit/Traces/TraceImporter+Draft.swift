@@ -301,61 +301,6 @@ extension TraceImporter {
         return ["ok": true]
     }
 
-    // MARK: Given
-
-    private func given(_ items: [Item], credentials: TraceImportSpec.Credentials) -> JSONValue {
-        var given: JSONObject = [:]
-        if let first = items.first {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            given["clock"] = ["start": .string(formatter.string(from: first.entry.started))]
-        }
-        guard let build = spec.given else { return .object(given) }
-        if case .object(let extra) = build(credentials) {
-            for member in extra { given[member.key] = member.value }
-        }
-        return .object(given)
-    }
-
-    /// The first bearer credential and refresh token the trace sends that no answer before them
-    /// handed out: what the app had stored when the capture began.
-    private func storedCredentials(_ items: [Item]) -> TraceImportSpec.Credentials {
-        var seenInResponses = ""
-        var access: String?
-        var refresh: String?
-        for item in items {
-            if access == nil, let header = item.entry.request.headers.first(named: "Authorization"),
-                let credential = SecretRedactor.credentials(in: header).first, !seenInResponses.contains(credential)
-            {
-                access = credential
-            }
-            if refresh == nil, let body = item.entry.request.body, let json = JSONValue.parse(Data(body.utf8)),
-                let token = Self.firstValue(in: json, key: "refreshtoken"), !seenInResponses.contains(token)
-            {
-                refresh = token
-            }
-            // Only a credential the trace did not hand out itself comes from a stored session.
-            if let response = item.entry.response, seenInResponses.utf8.count < 4_000_000 {
-                seenInResponses += String(decoding: response.body.prefix(100_000), as: UTF8.self)
-            }
-            if access != nil && refresh != nil { break }
-        }
-        return TraceImportSpec.Credentials(accessToken: access, refreshToken: refresh)
-    }
-
-    private static func firstValue(in json: JSONValue, key: String) -> String? {
-        switch json {
-        case .object(let object):
-            for member in object {
-                if member.key.lowercased().filter({ $0 != "_" && $0 != "-" }) == key, let text = member.value.stringValue { return text }
-                if let found = firstValue(in: member.value, key: key) { return found }
-            }
-            return nil
-        case .array(let elements): return elements.lazy.compactMap { firstValue(in: $0, key: key) }.first
-        default: return nil
-        }
-    }
-
     /// The path as the stack writes it; kept percent-encoded where decoding would make it something
     /// a scenario path cannot be (a `?` or `#` inside it).
     private func decodedPath(_ path: String) -> String {
@@ -384,37 +329,6 @@ extension TraceImporter {
         }
         if rest > 0 || text.isEmpty { text += "\(rest)ms" }
         return text
-    }
-}
-
-/// Where a draft goes: a member at a time, arrays an element at a time.
-protocol DraftSink {
-    mutating func member(_ key: String, _ value: JSONValue)
-    mutating func beginArray(_ key: String)
-    mutating func element(_ value: JSONValue)
-    mutating func endArray()
-}
-
-extension PrettyObjectWriter: DraftSink {}
-
-/// A draft as one JSON document, for callers that want the tree.
-struct DraftDocument: DraftSink {
-    var object = JSONObject()
-    private var key = ""
-    private var elements: [JSONValue] = []
-
-    mutating func member(_ key: String, _ value: JSONValue) { object.appendNew(key, value) }
-
-    mutating func beginArray(_ key: String) {
-        self.key = key
-        elements = []
-    }
-
-    mutating func element(_ value: JSONValue) { elements.append(value) }
-
-    mutating func endArray() {
-        object.appendNew(key, .array(elements))
-        elements = []
     }
 }
 
