@@ -42,6 +42,25 @@ struct ReportFolderTests {
         #expect(ids.allSatisfy { html.contains($0) })
     }
 
+    /// A large folder is rewritten now and then, not on every record; what the reports still
+    /// lack is written by `flush()` and by the rewrite at exit, which writes every folder.
+    @Test func aLargeRunsReportsAreWholeOnceFlushed() throws {
+        let folder = try TemporaryFolder()
+        let (first, second) = (ReportFolder(path: folder.path("First")), ReportFolder(path: folder.path("Second")))
+        for index in 0..<157 {
+            try first.record(Self.result(String(format: "case-%03d", index)))
+            try second.record(Self.result(String(format: "case-%03d", index)))
+        }
+        // The last rewrite came with the 150th record (the next was due at the 159th).
+        #expect(try JUnitStructure.check(try folder.read("First/junit.xml")).tests == 150)
+        try first.flush()
+        #expect(try JUnitStructure.check(try folder.read("First/junit.xml")).tests == 157)
+        ReportFolder.flushAll()
+        #expect(try JUnitStructure.check(try folder.read("Second/junit.xml")).tests == 157)
+        let json = try JSONSerialization.jsonObject(with: Data(try folder.read("Second/\(ReportFolder.jsonName)").utf8))
+        #expect(((json as? [String: Any])?["scenarios"] as? [[String: Any]])?.count == 157)
+    }
+
     @Test func recordingAScenarioAgainReplacesItsCase() throws {
         let folder = try TemporaryFolder()
         let reports = ReportFolder(path: folder.path("Reports"))

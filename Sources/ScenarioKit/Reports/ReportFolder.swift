@@ -15,7 +15,10 @@ import Foundation
 ///
 /// Cases may record at once from several tasks or several processes (Xcode's parallel test
 /// clones): each result is set aside in a file of its own and the reports are rewritten under a
-/// file lock, each written whole before it takes its name. The folder holds the results of the
+/// file lock, each written whole before it takes its name. A rewrite reads every result, so in a
+/// large run a process rewrites after a number of records that grows with the folder (a
+/// sixteenth of it), which keeps a whole run's work linear; it always rewrites when it exits
+/// normally, and on ``flush()``. The folder holds the results of the
 /// processes still running and of the last one to finish: when a process first records, it
 /// drops what processes no longer running left behind, so a new test run starts a new report.
 public struct ReportFolder: Sendable {
@@ -40,9 +43,9 @@ public struct ReportFolder: Sendable {
         self.path = path
     }
 
-    /// Records one scenario's result and rewrites the reports. `label` tells apart runs of the
-    /// same scenario by different tests (such as one per route); when the folder holds more than
-    /// one label, each test case's name carries its own.
+    /// Records one scenario's result and rewrites the reports (in a large folder, see above).
+    /// `label` tells apart runs of the same scenario by different tests (such as one per route);
+    /// when the folder holds more than one label, each test case's name carries its own.
     public func record(_ result: ScenarioResult, label: String? = nil) throws(Failure) {
         let parts = URL(fileURLWithPath: path).appendingPathComponent(Self.partsName)
         do {
@@ -60,18 +63,40 @@ public struct ReportFolder: Sendable {
             do { try encoded.write(to: file, options: .atomic) } catch {
                 throw Failure(description: "cannot write \(file.path): \(error.localizedDescription)")
             }
-            // This process's own part stays: it is running.
-            let scenarios = Self.results(in: parts, droppingEnded: Self.firstRecord(in: parts.path))
-            // Cases may run in parallel: the run's time is the work done, as in a suite's JUnit time.
-            let run = RunResult(scenarios: scenarios, wallTime: scenarios.reduce(.zero) { $0 + $1.wallTime })
-            for (name, text) in [
-                (Self.junitName, JUnitReport.render(run)), (Self.jsonName, JSONReport.render(run)),
-                (Self.htmlName, HTMLReport.render(run)),
-            ] {
-                let destination = URL(fileURLWithPath: path).appendingPathComponent(name)
-                do { try Data(text.utf8).write(to: destination, options: .atomic) } catch {
-                    throw Failure(description: "cannot write \(destination.path): \(error.localizedDescription)")
-                }
+            let first = Self.firstRecord(in: parts.path)
+            let waiting = (Self.unwritten[path] ?? 0) + 1
+            let held = (try? FileManager.default.contentsOfDirectory(atPath: parts.path).count) ?? 0
+            guard first || waiting >= held / 16 else {
+                Self.unwritten[path] = waiting
+                return
+            }
+            try rewrite(droppingEnded: first)
+        }
+    }
+
+    /// Rewrites the reports now if results recorded by this process are not in them yet.
+    public func flush() throws(Failure) {
+        try Self.exclusively(in: path) { () throws(Failure) in
+            guard Self.unwritten[path] != nil else { return }
+            try rewrite(droppingEnded: false)
+        }
+    }
+
+    /// Writes the three reports from every result the folder holds (under the lock). The first
+    /// rewrite of a process drops what ended processes left (this process's own parts stay).
+    private func rewrite(droppingEnded: Bool) throws(Failure) {
+        Self.unwritten[path] = nil
+        let parts = URL(fileURLWithPath: path).appendingPathComponent(Self.partsName)
+        let scenarios = Self.results(in: parts, droppingEnded: droppingEnded)
+        // Cases may run in parallel: the run's time is the work done, as in a suite's JUnit time.
+        let run = RunResult(scenarios: scenarios, wallTime: scenarios.reduce(.zero) { $0 + $1.wallTime })
+        for (name, text) in [
+            (Self.junitName, JUnitReport.render(run)), (Self.jsonName, JSONReport.render(run)),
+            (Self.htmlName, HTMLReport.render(run)),
+        ] {
+            let destination = URL(fileURLWithPath: path).appendingPathComponent(name)
+            do { try Data(text.utf8).write(to: destination, options: .atomic) } catch {
+                throw Failure(description: "cannot write \(destination.path): \(error.localizedDescription)")
             }
         }
     }
@@ -142,11 +167,25 @@ public struct ReportFolder: Sendable {
 
     /// Folders this process has recorded into already.
     nonisolated(unsafe) private static var recorded: Set<String> = []
+    /// Folders whose reports lack results this process recorded, with how many.
+    nonisolated(unsafe) private static var unwritten: [String: Int] = [:]
     private static let processLock = NSLock()
 
-    /// Whether this is the process's first record into the folder (call under the lock).
+    /// Whether this is the process's first record into the folder (call under the lock). The
+    /// first record anywhere also sets up the rewrite at exit.
     private static func firstRecord(in parts: String) -> Bool {
-        recorded.insert(parts).inserted
+        if recorded.isEmpty { atexit { ReportFolder.flushAll() } }
+        return recorded.insert(parts).inserted
+    }
+
+    /// Writes every folder's pending results, as the process exits.
+    static func flushAll() {
+        let folders = processLock.withLock { Array(unwritten.keys) }
+        for folder in folders {
+            do { try ReportFolder(path: folder).flush() } catch {
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            }
+        }
     }
 
     /// Runs `body` while holding the folder's lock, against other tasks of this process and
