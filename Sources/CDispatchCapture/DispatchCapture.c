@@ -32,6 +32,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
@@ -189,7 +190,10 @@ static void my_set_target_queue(void *object, void *target) {
 // from, and the function that gives the virtual time elapsed since (nanoseconds).
 static __thread int64_t (*virtual_elapsed)(void);
 static __thread int64_t anchor_monotonic, anchor_boottime, anchor_monotonic_raw;
-static int clocks_rebound;
+// The scenario's start on the wall clock (nanoseconds since 1970): a runner's `Date()` is the
+// scenario's clock, the instant its `given.clock.start` names plus the virtual time elapsed.
+static __thread int64_t anchor_wall;
+static int clocks_rebound, dates_rebound;
 
 static int64_t real_nanoseconds(clockid_t clock) {
     struct timespec spec;
@@ -213,16 +217,64 @@ static int my_clock_gettime(clockid_t clock, struct timespec *spec) {
     return 0;
 }
 
-void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void)) {
+// The wall clock now on a runner with virtual clocks, or -1 elsewhere (seconds and the
+// nanoseconds within them, rounded down also before 1970).
+static int virtual_wall(struct timespec *spec) {
+    int64_t (*elapsed)(void) = virtual_elapsed;
+    if (!elapsed) return -1;
+    int64_t now = anchor_wall + elapsed(), seconds = now / 1000000000, rest = now % 1000000000;
+    if (rest < 0) {
+        seconds -= 1;
+        rest += 1000000000;
+    }
+    spec->tv_sec = (time_t)seconds;
+    spec->tv_nsec = (long)rest;
+    return 0;
+}
+
+// Foundation's readings of the wall clock (`Date()`, `CFAbsoluteTimeGetCurrent`); its other
+// clocks stay real (a run loop's timers count on them).
+static int my_wall_clock_gettime(clockid_t clock, struct timespec *spec) {
+    if (!spec || (clock != CLOCK_REALTIME && clock != CLOCK_REALTIME_COARSE) || virtual_wall(spec) != 0) return clock_gettime(clock, spec);
+    return 0;
+}
+
+static int my_gettimeofday(struct timeval *value, void *zone) {
+    struct timespec spec;
+    if (!value || virtual_wall(&spec) != 0) return gettimeofday(value, zone);
+    value->tv_sec = spec.tv_sec;
+    value->tv_usec = (suseconds_t)(spec.tv_nsec / 1000);
+    return 0;
+}
+
+static time_t my_time(time_t *out) {
+    struct timespec spec;
+    if (virtual_wall(&spec) != 0) return time(out);
+    if (out) *out = spec.tv_sec;
+    return spec.tv_sec;
+}
+
+void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start) {
     anchor_monotonic = real_nanoseconds(CLOCK_MONOTONIC);
     anchor_boottime = real_nanoseconds(CLOCK_BOOTTIME);
     anchor_monotonic_raw = real_nanoseconds(CLOCK_MONOTONIC_RAW);
+    anchor_wall = wall_start;
     virtual_elapsed = elapsed;
 }
 
 void ssdc_virtual_clocks_end(void) { virtual_elapsed = NULL; }
 
+void *ssdc_virtual_clocks_suspend(void) {
+    void *elapsed = (void *)virtual_elapsed;
+    virtual_elapsed = NULL;
+    return elapsed;
+}
+
+void ssdc_virtual_clocks_resume(void *elapsed) { virtual_elapsed = (int64_t(*)(void))elapsed; }
+
 int ssdc_virtual_clocks_available(void) { return clocks_rebound; }
+
+int ssdc_virtual_dates_available(void) { return dates_rebound; }
 
 // MARK: - Rewriting the global offset table
 
@@ -278,10 +330,18 @@ static struct rebinding concurrency_rebindings[] = {
     {"clock_gettime", (void *)my_clock_gettime},
 };
 
+static struct rebinding foundation_rebindings[] = {
+    {"clock_gettime", (void *)my_wall_clock_gettime},
+    {"gettimeofday", (void *)my_gettimeofday},
+    {"time", (void *)my_time},
+};
+
 static const struct library libraries[] = {
     {"/libswiftDispatch.so", rebindings, sizeof(rebindings) / sizeof(rebindings[0])},
     {"/libswift_Concurrency.so", concurrency_rebindings, sizeof(concurrency_rebindings) / sizeof(concurrency_rebindings[0])},
     {"/libFoundationNetworking.so", networking_rebindings, sizeof(networking_rebindings) / sizeof(networking_rebindings[0])},
+    {"/libFoundationEssentials.so", foundation_rebindings, sizeof(foundation_rebindings) / sizeof(foundation_rebindings[0])},
+    {"/libFoundation.so", foundation_rebindings, sizeof(foundation_rebindings) / sizeof(foundation_rebindings[0])},
 };
 
 // Slots rewritten: Dispatch's decide whether the capture is installed; the clock's only whether
@@ -325,7 +385,10 @@ static void rebind_relocations(const struct library *library, const ElfW(Rela) *
                 if (write_slot((void **)(base + relocations[i].r_offset), replacement, relro_start, relro_end)) {
                     if (replacement == (void *)my_clock_gettime) {
                         clocks_rebound = 1;
-                    } else if (replacement != (void *)my_curl_multi_add_handle) {
+                    } else if (replacement == (void *)my_wall_clock_gettime) {
+                        dates_rebound = 1;
+                    } else if (replacement != (void *)my_curl_multi_add_handle && replacement != (void *)my_gettimeofday &&
+                               replacement != (void *)my_time) {
                         dispatch_slots++;
                     }
                 }
@@ -533,9 +596,15 @@ void *ssdc_timer_source_type(void) { return 0; }
 int ssdc_is_global_queue(void *queue) { return 0; }
 const char *ssdc_transfer_method(void *easy) { return 0; }
 const char *ssdc_transfer_url(void *easy) { return 0; }
-void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void)) { (void)elapsed; }
+void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start) {
+    (void)elapsed;
+    (void)wall_start;
+}
 void ssdc_virtual_clocks_end(void) {}
+void *ssdc_virtual_clocks_suspend(void) { return 0; }
+void ssdc_virtual_clocks_resume(void *elapsed) { (void)elapsed; }
 int ssdc_virtual_clocks_available(void) { return 0; }
+int ssdc_virtual_dates_available(void) { return 0; }
 int64_t ssdc_nanoseconds_until(uint64_t when) { return 0; }
 void *ssdc_block_copy(void *block) { return block; }
 void ssdc_block_release(void *block) {}

@@ -7,7 +7,8 @@ import Testing
 /// On the runner thread (Linux) Swift's clocks, `ContinuousClock` and `SuspendingClock`, are the
 /// scenario's virtual clock: a deadline is exact however long the real machine took between
 /// reading "now" and waiting for it, which is what a loaded CI machine or the thread sanitizer
-/// does. Dispatch's clock stays real (a `DispatchTime` can reach libdispatch itself).
+/// does. So is Foundation's `Date()`: the scenario's start plus the virtual time elapsed.
+/// Dispatch's clock stays real (a `DispatchTime` can reach libdispatch itself).
 @Suite struct VirtualClockCaptureTests {
     /// Each action reads "now" from one clock, sets a deadline 1.5 s later, burns 0.6 s of real
     /// time (as a slow machine would), then waits for the deadline; it answers the virtual
@@ -20,6 +21,7 @@ import Testing
                 ActionSpec("taskSleep", "Task.sleep(until:) a ContinuousClock deadline read before a slow stretch"),
                 ActionSpec("suspendingSleep", "Task.sleep(until:) a SuspendingClock deadline read before a slow stretch"),
                 ActionSpec("elapsed", "what the clocks say 90 s of virtual time took"),
+                ActionSpec("dates", "Date() now, and after an hour's asyncAfter and a 90 s Task.sleep"),
             ]
         }
         var givenKeys: [GivenSpec] { [] }
@@ -30,10 +32,10 @@ import Testing
         let context: DriverContext
         init(context: DriverContext) { self.context = context }
 
-        /// Real time passes; the virtual clock does not (Foundation's `Date` is the real clock).
+        /// Real time passes; the virtual clock does not (Dispatch's clock is the real one).
         private func burnRealTime() {
-            let until = Date().addingTimeInterval(0.6)
-            while Date() < until {}
+            let until = DispatchTime.now() + 0.6
+            while DispatchTime.now() < until {}
         }
 
         private var wokeAt: JSONValue {
@@ -61,6 +63,15 @@ import Testing
                     "continuous": .string("\(continuous.duration(to: .now))"), "suspending": .string("\(suspending.duration(to: .now))"),
                     "dispatchIsReal": .bool(dispatchNanoseconds < 90_000_000_000),
                 ])
+            case "dates":
+                let first = Date().timeIntervalSince1970
+                let afterAnHour: Double = await withCheckedContinuation { done in
+                    DispatchQueue.main.asyncAfter(deadline: .now() + 3600) { done.resume(returning: Date.now.timeIntervalSince1970) }
+                }
+                try? await Task.sleep(for: .seconds(90))
+                return .value([
+                    "first": .number(first), "afterAnHour": .number(afterAnHour), "after90More": .number(Date().timeIntervalSince1970),
+                ])
             default:
                 return .error(["code": "unknownAction"])
             }
@@ -71,8 +82,9 @@ import Testing
         func timeline() async -> [JSONValue] { [] }
     }
 
-    private func run(_ action: String, expect: JSONValue) async -> ScenarioResult {
-        let scenario = Build.scenario(steps: [Build.step(.perform(Build.call(action), parallel: 1, expect: .value(expect)))])
+    private func run(_ action: String, expect: JSONValue, start: Date = Scenario.defaultClockStart) async -> ScenarioResult {
+        var scenario = Build.scenario(steps: [Build.step(.perform(Build.call(action), parallel: 1, expect: .value(expect)))])
+        scenario.clockStart = start
         return await ScenarioRunner(driver: ClockDriver()).run(scenario)
     }
 
@@ -89,6 +101,16 @@ import Testing
             #expect(result.status == .passed, "\(result.explanation)")
         }
 
+        /// `Date()` on the runner is the scenario's start plus virtual time, before or after 1970.
+        @Test(arguments: [1_893_456_000.25, -86_400.5])
+        func aDateIsTheScenariosInstant(start: Double) async {
+            #expect(DispatchCapture.hasVirtualDates)
+            let result = await run(
+                "dates", expect: ["first": .number(start), "afterAnHour": .number(start + 3600), "after90More": .number(start + 3690)],
+                start: Date(timeIntervalSince1970: start))
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
+
         /// Off the runner thread, and on it once the scenario is over, the clocks are real.
         @Test func otherThreadsKeepTheRealClocks() async throws {
             _ = await run("elapsed", expect: ["continuous": "90.0 seconds", "suspending": "90.0 seconds", "dispatchIsReal": true])
@@ -101,6 +123,8 @@ import Testing
                 }.start()
             }
             #expect(onAThread >= .milliseconds(10))
+            // This test's own call to `time` is not redirected: it is the real wall clock.
+            #expect(abs(Date().timeIntervalSince1970 - Double(time(nil))) < 2)
         }
     #endif
 }

@@ -57,11 +57,16 @@ int64_t ssdc_nanoseconds_until(uint64_t when);
 
 // Virtual clocks on a runner thread (after ssdc_install): between begin and end, on the calling
 // thread only, Swift Concurrency's monotonic clocks read a fixed real instant plus `elapsed()`
-// nanoseconds.
-void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void));
+// nanoseconds, and Foundation's wall clock reads `wall_start` (nanoseconds since 1970) plus it.
+void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start);
 void ssdc_virtual_clocks_end(void);
+/// Real clocks on this thread until resumed with what suspend returned (the engine's own waits).
+void *ssdc_virtual_clocks_suspend(void);
+void ssdc_virtual_clocks_resume(void *elapsed);
 /// Whether Swift Concurrency's clock readings were redirected (not with a static stdlib).
 int ssdc_virtual_clocks_available(void);
+/// Whether Foundation's wall-clock readings were redirected.
+int ssdc_virtual_dates_available(void);
 
 /// The method and URL a libcurl transfer was given; NULL when unknown. Valid while the transfer is.
 const char *ssdc_transfer_method(void *easy);

@@ -39,7 +39,7 @@ enum Capture {
         DispatchCapture.install()
         lock.withLock { running = scheduler }
         RunnerThread.current = scheduler
-        DispatchCapture.useVirtualClocks()
+        DispatchCapture.useVirtualClocks(startingAt: scheduler.clock.start)
     }
 
     /// Forgets the scenario: no job is captured for it any more.

@@ -41,16 +41,28 @@ enum DispatchCapture {
     /// virtual clock (Linux, with Swift's runtime libraries linked dynamically).
     static let hasVirtualClocks: Bool = installed && ssdc_virtual_clocks_available() != 0
 
+    /// Whether a runner thread's `Date()` reads its scenario's clock (Linux, with Foundation
+    /// linked dynamically).
+    static let hasVirtualDates: Bool = installed && ssdc_virtual_dates_available() != 0
+
     /// From now on, on this (runner) thread, `ContinuousClock.now` and `SuspendingClock.now` move
-    /// with the running scenario's virtual clock only.
-    static func useVirtualClocks() {
-        guard hasVirtualClocks else { return }
-        ssdc_virtual_clocks_begin { Capture.currentScheduler?.clock.now.offset.nanoseconds ?? 0 }
+    /// with the running scenario's virtual clock only, and `Date()` is the scenario's instant.
+    static func useVirtualClocks(startingAt start: Date) {
+        guard hasVirtualClocks || hasVirtualDates else { return }
+        let wallStart = Int64((start.timeIntervalSince1970 * 1e9).rounded(.down))
+        ssdc_virtual_clocks_begin({ Capture.currentScheduler?.clock.now.offset.nanoseconds ?? 0 }, wallStart)
     }
 
     /// The calling thread's clocks are real again.
     static func useRealClocks() {
-        if hasVirtualClocks { ssdc_virtual_clocks_end() }
+        if hasVirtualClocks || hasVirtualDates { ssdc_virtual_clocks_end() }
+    }
+
+    /// Runs `body` with this thread's clocks real: the engine's own waits on a runner thread.
+    static func withRealClocks<T>(_ body: () -> T) -> T {
+        let suspended = ssdc_virtual_clocks_suspend()
+        defer { ssdc_virtual_clocks_resume(suspended) }
+        return body()
     }
 
     nonisolated(unsafe) static let mainQueue: Object? = ssdc_main_queue()

@@ -189,7 +189,7 @@ final class ScenarioScheduler: @unchecked Sendable {
             if runOne() { continue }
             condition.lock()
             let wait = outside.isAway && head == queue.count
-            if wait { _ = condition.wait(until: Date(timeIntervalSinceNow: OutsideWork.watchInterval)) }
+            if wait { _ = condition.wait(until: .now() + OutsideWork.watchInterval) }
             condition.unlock()
             if outside.settleDeliveries() || wait { continue }
             if let next = clock.nextDeadline, limit.map({ next <= $0 }) ?? true {
@@ -240,7 +240,7 @@ final class ScenarioScheduler: @unchecked Sendable {
             condition.lock()
             if head == queue.count, deliveries.isEmpty, outside.isAway {
                 // Only other threads can refill the queue now (URLSession, declared work); wait for them.
-                let deadline = Date(timeIntervalSinceNow: externalWait)
+                let deadline = DispatchTime.now() + externalWait
                 while head == queue.count, deliveries.isEmpty, outside.isAway {
                     let until = min(deadline, outside.nextCheck ?? deadline)
                     if !condition.wait(until: until) {
@@ -248,7 +248,7 @@ final class ScenarioScheduler: @unchecked Sendable {
                         let settled = outside.settleDeliveries()
                         condition.lock()
                         if settled { continue }
-                        if Date() < deadline { continue }
+                        if DispatchTime.now() < deadline { continue }
                         let pending = outside.summary
                         condition.unlock()
                         throw .externalWorkTimedOut(pending: pending)
@@ -364,7 +364,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Only for a run about to be called stuck: work that escaped to another thread is usually
     /// still on its way back, and naming it beats calling the run stuck.
     func awaitStraggler(seconds: TimeInterval) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+        let deadline = DispatchTime.now() + seconds
         condition.lock()
         defer { condition.unlock() }
         while head == queue.count {
@@ -384,5 +384,16 @@ final class ScenarioScheduler: @unchecked Sendable {
                 job.runSynchronously(on: GenericStandIn.shared.asUnownedSerialExecutor())
             }
         }
+    }
+}
+
+extension NSCondition {
+    /// Waits until `deadline` on Dispatch's clock, which is real on every thread: a runner's
+    /// `Date()` is its scenario's, so `wait(until: Date)` would wait on virtual time there.
+    func wait(until deadline: DispatchTime) -> Bool {
+        let now = DispatchTime.now()
+        guard deadline > now else { return false }
+        let seconds = Double(deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9
+        return DispatchCapture.withRealClocks { wait(until: Date(timeIntervalSinceNow: seconds)) }
     }
 }

@@ -47,9 +47,10 @@ public final class VirtualClock: Clock, @unchecked Sendable {
     private var sleepers: [Sleeper] = []
     private var cancelledBeforeSleeping: Set<UInt64> = []
     private var nextID: UInt64 = 0
-    private let start: Date
+    /// The wall-clock date that offset zero stands for.
+    let start: Date
 
-    /// Creates a clock at offset zero; `start` is the wall-clock date that offset zero stands for.
+    /// Creates a clock at offset zero, standing for `start` on the wall clock.
     public init(start: Date) { self.start = start }
 
     /// The current virtual instant.

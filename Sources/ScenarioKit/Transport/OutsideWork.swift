@@ -23,14 +23,15 @@ final class OutsideWork: @unchecked Sendable {
         let id: Int
         /// Whether URLSession is done with it; `nil` where that cannot be seen.
         let isHandedOn: (@Sendable () -> Bool)?
-        /// When it is given up on, where it cannot be watched.
-        let expiry: Date
+        /// When it is given up on, where it cannot be watched (Dispatch's clock is real on every
+        /// thread; a runner's `Date()` is its scenario's).
+        let expiry: DispatchTime
     }
 
     private let lock = NSLock()
     private var inFlight: Set<Int> = []
     private var parked: Set<Int> = []
-    private var announced: [(key: String, expiry: Date)] = []
+    private var announced: [(key: String, expiry: DispatchTime)] = []
     private var deliveries: [Delivery] = []
     private var declared: [Int: String] = [:]
     private var lastTag = 0
@@ -60,7 +61,7 @@ final class OutsideWork: @unchecked Sendable {
 
     /// URLSession is about to load a request (asked on the caller's thread).
     func announce(_ key: String) {
-        update { announced.append((key, Date(timeIntervalSinceNow: Self.grace))) }
+        update { announced.append((key, .now() + Self.grace)) }
     }
 
     /// A request URLSession announced is under way and tracked by its sender.
@@ -85,7 +86,7 @@ final class OutsideWork: @unchecked Sendable {
             inFlight.remove(tag)
             parked.remove(tag)
             lastTag += 1
-            deliveries.append(Delivery(id: lastTag, isHandedOn: isHandedOn, expiry: Date(timeIntervalSinceNow: Self.grace)))
+            deliveries.append(Delivery(id: lastTag, isHandedOn: isHandedOn, expiry: .now() + Self.grace))
         }
     }
 
@@ -129,9 +130,9 @@ final class OutsideWork: @unchecked Sendable {
     }
 
     /// When the runner should look again: the next watch of an answer, or the next give-up.
-    var nextCheck: Date? {
+    var nextCheck: DispatchTime? {
         lock.withLock {
-            if deliveries.contains(where: { $0.isHandedOn != nil }) { return Date(timeIntervalSinceNow: Self.watchInterval) }
+            if deliveries.contains(where: { $0.isHandedOn != nil }) { return .now() + Self.watchInterval }
             return (announced.map(\.expiry) + deliveries.map(\.expiry)).min()
         }
     }
@@ -139,7 +140,7 @@ final class OutsideWork: @unchecked Sendable {
     /// Drops answers URLSession has handed on and gives up on what is overdue; returns whether
     /// anything changed.
     func settleDeliveries() -> Bool {
-        let now = Date()
+        let now = DispatchTime.now()
         // Probes run outside the lock: asking URLSession may run work of the scenario's.
         let watched = lock.withLock { deliveries.compactMap { delivery in delivery.isHandedOn.map { (delivery.id, $0) } } }
         let handedOn = Set(watched.filter { $0.1() }.map(\.0))

@@ -4,7 +4,7 @@ import ScenarioKit
 
 /// The scenario driver for the Dispatch app: the app is built as a pre-concurrency iOS team
 /// builds it (completion handlers, private serial queues, `DispatchQueue.main.async`, a
-/// `DispatchSourceTimer`) and nothing in it knows about scenarios.
+/// `DispatchSourceTimer`, `Date()` for the time of day) and nothing in it knows about scenarios.
 public struct DispatchAppDriver: ScenarioDriver {
     /// Creates the driver.
     public init() {}
@@ -26,10 +26,10 @@ public struct DispatchAppDriver: ScenarioDriver {
         switch context.route {
         case .urlSession:
             client = APIClient(
-                configuration: context.urlSessionConfiguration(), baseURL: context.baseURL, tokens: tokens, now: context.now)
+                configuration: context.urlSessionConfiguration(), baseURL: context.baseURL, tokens: tokens)
         default:
             client = APIClient(
-                loader: TransportLoader(transport: context.transport), baseURL: context.baseURL, tokens: tokens, now: context.now)
+                loader: TransportLoader(transport: context.transport), baseURL: context.baseURL, tokens: tokens)
         }
         let interval = try given.config?.healthPollInterval.map { try DurationParser.parse($0) } ?? .seconds(15)
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
