@@ -65,6 +65,8 @@ import Testing
                 ])
             case "dates":
                 let first = Date().timeIntervalSince1970
+                // Foundation's own sleep ends on the real clock, though it reads `Date()`.
+                DispatchQueue(label: "dates.sleeper").sync { Thread.sleep(forTimeInterval: 0.001) }
                 let afterAnHour: Double = await withCheckedContinuation { done in
                     DispatchQueue.main.asyncAfter(deadline: .now() + 3600) { done.resume(returning: Date.now.timeIntervalSince1970) }
                 }
