@@ -133,6 +133,34 @@ if let day = load(dayJSON, driver: BenchDriver()) {
 }
 compression.print()
 
+// MARK: - Report folder
+
+// A test bundle's cases record one result each into one folder (ScenarioTesting's `reports:`).
+if let hour = loadFile("Scenarios/rate-limit/reset-429-one-hour-then-retry-succeeds.json") {
+    let template = await ScenarioRunner(driver: SessionKitDriver()).run(hour)
+    var folderTable = Table(title: "Report folder: a test bundle's cases recording one result each")
+    folderTable.add("cases", "wall, records and the flush", "cases / s")
+    var perCase: [Duration] = []
+    for count in quick ? [100, 400] : [250, 1000] {
+        let path = NSTemporaryDirectory() + "scenario-bench-reports-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = ReportFolder(path: path)
+        let elapsed = ContinuousClock().measure {
+            for index in 0..<count {
+                var result = template
+                result.id = "bench/case-\(index)"
+                try? folder.record(result)
+            }
+            try? folder.flush()
+        }
+        perCase.append(elapsed / count)
+        folderTable.add("\(count)", "\(format(elapsed.seconds, 2)) s", format(Double(count) / elapsed.seconds, 0))
+    }
+    folderTable.print()
+    print(
+        "per case, the larger run ÷ the smaller: \(format(perCase[1].seconds / perCase[0].seconds, 2)) (1 is linear; 4 would be quadratic)")
+}
+
 // MARK: - Schedules
 
 if let burst = loadFile("Scenarios/blocked-user/concurrent-403s-log-out-once.json") {
