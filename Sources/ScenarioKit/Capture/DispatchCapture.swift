@@ -156,11 +156,11 @@ enum DispatchCapture {
     }
 
     /// Whether a libcurl transfer about to start is a running scenario's, held back before it
-    /// opens a socket (the task waits for its timeout; the run fails on the escape). Routed requests never reach libcurl: this one came from a session that
-    /// does not route (built from a configuration of the stack's own, which lists URLSession's
-    /// HTTP loading first). It is the scenario's when it starts on the runner thread,
-    /// or, in a process that runs only scenarios, from anywhere; elsewhere it may be another
-    /// test's real request and goes on.
+    /// opens a socket (the task waits for its timeout; the run fails on the escape). Routed
+    /// requests never reach libcurl: this one came from a session that does not route (built
+    /// from a configuration of the stack's own, which lists URLSession's HTTP loading first).
+    /// It is the scenario's when it starts on the runner thread, or, in a process that runs only
+    /// scenarios, from anywhere; elsewhere it may be another test's real request and goes on.
     private static func holdsBack(_ easy: UnsafeMutableRawPointer?) -> Bool {
         guard let scheduler = Capture.currentScheduler ?? Capture.wholeProcessScenario else { return false }
         let method = easy.flatMap(ssdc_transfer_method).map { String(cString: $0) } ?? "a request to"

@@ -18,9 +18,9 @@ import Foundation
 /// file lock, each written whole before it takes its name. A rewrite reads every result, so in a
 /// large run a process rewrites after a number of records that grows with the folder (a
 /// sixteenth of it), which keeps a whole run's work linear; it always rewrites when it exits
-/// normally, and on ``flush()``. The folder holds the results of the
-/// processes still running and of the last one to finish: when a process first records, it
-/// drops what processes no longer running left behind, so a new test run starts a new report.
+/// normally, and on ``flush()``. The folder holds the results of the processes still running
+/// and of the last one to finish: when a process first records, it drops what processes no
+/// longer running left behind, so a new test run starts a new report.
 public struct ReportFolder: Sendable {
     /// The folder's path.
     public let path: String
