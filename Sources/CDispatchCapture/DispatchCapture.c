@@ -60,6 +60,16 @@ typedef void *(*block_copy_fn)(const void *);
 typedef void (*block_release_fn)(const void *);
 typedef int (*curl_add_fn)(void *, void *);
 typedef int (*curl_getinfo_fn)(void *, int, ...);
+typedef void (*cf_timer_loop_fn)(void *, void *, void *);
+typedef double (*cf_timer_time_fn)(void *);
+typedef void (*cf_timer_set_fn)(void *, double);
+typedef unsigned char (*cf_test_fn)(void *);
+typedef unsigned char (*cf_equal_fn)(const void *, const void *);
+typedef void *(*cf_loop_fn)(void);
+typedef int32_t (*cf_run_fn)(void *, double, unsigned char);
+typedef double (*cf_now_fn)(void);
+typedef const void *(*cf_retain_fn)(const void *);
+typedef void (*cf_release_fn)(const void *);
 
 static struct {
     async_fn async, barrier_async, sync, barrier_sync;
@@ -87,6 +97,19 @@ static struct {
     void *main_queue, *timer_type;
     curl_add_fn curl_multi_add_handle;
     curl_getinfo_fn curl_easy_getinfo;
+    // CoreFoundation's run-loop timers (in libFoundation on Linux).
+    cf_timer_loop_fn cf_add_timer, cf_remove_timer;
+    cf_timer_time_fn cf_timer_next_fire, cf_timer_interval;
+    cf_timer_set_fn cf_timer_set_next_fire;
+    cf_test_fn cf_timer_is_valid;
+    cf_equal_fn cf_equal;
+    cf_loop_fn cf_current_loop;
+    cf_run_fn cf_run_in_mode;
+    cf_now_fn cf_now;
+    cf_retain_fn cf_retain;
+    cf_release_fn cf_release;
+    void **cf_common_modes, **cf_default_mode;
+    int cf_timers_found;
 } real;
 
 static ssdc_handlers handlers;
@@ -193,7 +216,7 @@ static __thread int64_t anchor_monotonic, anchor_boottime, anchor_monotonic_raw;
 // The scenario's start on the wall clock (nanoseconds since 1970): a runner's `Date()` is the
 // scenario's clock, the instant its `given.clock.start` names plus the virtual time elapsed.
 static __thread int64_t anchor_wall;
-static int clocks_rebound, dates_rebound;
+static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound;
 
 static int64_t real_nanoseconds(clockid_t clock) {
     struct timespec spec;
@@ -281,6 +304,8 @@ int ssdc_virtual_dates_available(void) { return dates_rebound; }
 struct rebinding {
     const char *name;
     void *replacement;
+    // Set when a slot was rewritten; NULL for Dispatch's entry points, which are counted instead.
+    int *rebound;
 };
 
 // What each library's table sends where: the Dispatch module's calls into libdispatch, and the
@@ -322,25 +347,37 @@ static int my_curl_multi_add_handle(void *multi, void *easy) {
     return real.curl_multi_add_handle(multi, easy);
 }
 
+static void my_cf_add_timer(void *loop, void *timer, void *mode) {
+    if (!handlers.run_loop_timer(timer, mode)) real.cf_add_timer(loop, timer, mode);
+}
+
 static struct rebinding networking_rebindings[] = {
-    {"curl_multi_add_handle", (void *)my_curl_multi_add_handle},
+    {"curl_multi_add_handle", (void *)my_curl_multi_add_handle, &transfers_rebound},
 };
 
 static struct rebinding concurrency_rebindings[] = {
-    {"clock_gettime", (void *)my_clock_gettime},
+    {"clock_gettime", (void *)my_clock_gettime, &clocks_rebound},
 };
 
+static struct rebinding essentials_rebindings[] = {
+    {"clock_gettime", (void *)my_wall_clock_gettime, &dates_rebound},
+    {"gettimeofday", (void *)my_gettimeofday, &dates_rebound},
+    {"time", (void *)my_time, &dates_rebound},
+};
+
+// libFoundation: its wall clock as above, and how a `Timer` joins a run loop.
 static struct rebinding foundation_rebindings[] = {
-    {"clock_gettime", (void *)my_wall_clock_gettime},
-    {"gettimeofday", (void *)my_gettimeofday},
-    {"time", (void *)my_time},
+    {"clock_gettime", (void *)my_wall_clock_gettime, &dates_rebound},
+    {"gettimeofday", (void *)my_gettimeofday, &dates_rebound},
+    {"time", (void *)my_time, &dates_rebound},
+    {"CFRunLoopAddTimer", (void *)my_cf_add_timer, &timers_rebound},
 };
 
 static const struct library libraries[] = {
     {"/libswiftDispatch.so", rebindings, sizeof(rebindings) / sizeof(rebindings[0])},
     {"/libswift_Concurrency.so", concurrency_rebindings, sizeof(concurrency_rebindings) / sizeof(concurrency_rebindings[0])},
     {"/libFoundationNetworking.so", networking_rebindings, sizeof(networking_rebindings) / sizeof(networking_rebindings[0])},
-    {"/libFoundationEssentials.so", foundation_rebindings, sizeof(foundation_rebindings) / sizeof(foundation_rebindings[0])},
+    {"/libFoundationEssentials.so", essentials_rebindings, sizeof(essentials_rebindings) / sizeof(essentials_rebindings[0])},
     {"/libFoundation.so", foundation_rebindings, sizeof(foundation_rebindings) / sizeof(foundation_rebindings[0])},
 };
 
@@ -379,16 +416,15 @@ static void rebind_relocations(const struct library *library, const ElfW(Rela) *
         const char *name = strings + symbols[ELF64_R_SYM(relocations[i].r_info)].st_name;
         for (size_t r = 0; r < library->count; r++) {
             if (strcmp(name, library->rebindings[r].name) == 0) {
-                void *replacement = library->rebindings[r].replacement;
-                // libcurl's entry is rebound only where libcurl itself was found.
-                if (replacement == (void *)my_curl_multi_add_handle && !real.curl_multi_add_handle) break;
-                if (write_slot((void **)(base + relocations[i].r_offset), replacement, relro_start, relro_end)) {
-                    if (replacement == (void *)my_clock_gettime) {
-                        clocks_rebound = 1;
-                    } else if (replacement == (void *)my_wall_clock_gettime) {
-                        dates_rebound = 1;
-                    } else if (replacement != (void *)my_curl_multi_add_handle && replacement != (void *)my_gettimeofday &&
-                               replacement != (void *)my_time) {
+                const struct rebinding *rebinding = &library->rebindings[r];
+                // libcurl's and CoreFoundation's entries are rebound only where the functions
+                // the replacements call were found.
+                if (rebinding->rebound == &transfers_rebound && !real.curl_multi_add_handle) break;
+                if (rebinding->rebound == &timers_rebound && !real.cf_timers_found) break;
+                if (write_slot((void **)(base + relocations[i].r_offset), rebinding->replacement, relro_start, relro_end)) {
+                    if (rebinding->rebound) {
+                        *rebinding->rebound = 1;
+                    } else {
                         dispatch_slots++;
                     }
                 }
@@ -492,6 +528,26 @@ static int find_real(void) {
     // Present only where FoundationNetworking (and so libcurl) is loaded.
     *(void **)&real.curl_multi_add_handle = dlsym(RTLD_DEFAULT, "curl_multi_add_handle");
     *(void **)&real.curl_easy_getinfo = dlsym(RTLD_DEFAULT, "curl_easy_getinfo");
+#define FIND_CF(field, name) *(void **)&real.field = dlsym(RTLD_DEFAULT, name);
+    FIND_CF(cf_add_timer, "CFRunLoopAddTimer")
+    FIND_CF(cf_remove_timer, "CFRunLoopRemoveTimer")
+    FIND_CF(cf_timer_next_fire, "CFRunLoopTimerGetNextFireDate")
+    FIND_CF(cf_timer_interval, "CFRunLoopTimerGetInterval")
+    FIND_CF(cf_timer_set_next_fire, "CFRunLoopTimerSetNextFireDate")
+    FIND_CF(cf_timer_is_valid, "CFRunLoopTimerIsValid")
+    FIND_CF(cf_equal, "CFEqual")
+    FIND_CF(cf_current_loop, "CFRunLoopGetCurrent")
+    FIND_CF(cf_run_in_mode, "CFRunLoopRunInMode")
+    FIND_CF(cf_now, "CFAbsoluteTimeGetCurrent")
+    FIND_CF(cf_retain, "CFRetain")
+    FIND_CF(cf_release, "CFRelease")
+    FIND_CF(cf_common_modes, "kCFRunLoopCommonModes")
+    FIND_CF(cf_default_mode, "kCFRunLoopDefaultMode")
+#undef FIND_CF
+    real.cf_timers_found = real.cf_add_timer && real.cf_remove_timer && real.cf_timer_next_fire && real.cf_timer_interval &&
+                           real.cf_timer_set_next_fire && real.cf_timer_is_valid && real.cf_equal && real.cf_current_loop &&
+                           real.cf_run_in_mode && real.cf_now && real.cf_retain && real.cf_release && real.cf_common_modes &&
+                           real.cf_default_mode;
     // Every QoS class, with and without overcommit.
     const intptr_t classes[] = {0x21, 0x19, 0x15, 0x11, 0x09, 0x05, 0x00, 2, 0, -2, -32768};
     for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
@@ -539,6 +595,24 @@ static const char *transfer_string(void *easy, int info) {
     if (!real.curl_easy_getinfo || real.curl_easy_getinfo(easy, info, &value) != 0) return NULL;
     return value;
 }
+double ssdc_timer_next_fire(void *timer) { return real.cf_timer_next_fire(timer); }
+double ssdc_timer_interval(void *timer) { return real.cf_timer_interval(timer); }
+int ssdc_timer_is_valid(void *timer) { return real.cf_timer_is_valid(timer) != 0; }
+double ssdc_absolute_now(void) { return real.cf_now(); }
+void ssdc_cf_retain(void *object) { real.cf_retain(object); }
+void ssdc_cf_release(void *object) { real.cf_release(object); }
+
+void ssdc_timer_fire(void *timer, void *mode) {
+    // Due now on this thread's run loop, for one pass of it, then off it again: the pass is
+    // CoreFoundation's own way to call the timer.
+    void *loop = real.cf_current_loop();
+    real.cf_timer_set_next_fire(timer, real.cf_now() - 1);
+    real.cf_add_timer(loop, timer, mode);
+    void *pass = real.cf_equal(mode, *real.cf_common_modes) ? *real.cf_default_mode : mode;
+    real.cf_run_in_mode(pass, 0, 1);
+    real.cf_remove_timer(loop, timer, mode);
+}
+
 // CURLINFO_STRING + 58 and + 1.
 const char *ssdc_transfer_method(void *easy) { return transfer_string(easy, 0x100000 + 58); }
 const char *ssdc_transfer_url(void *easy) { return transfer_string(easy, 0x100000 + 1); }
@@ -605,6 +679,13 @@ void *ssdc_virtual_clocks_suspend(void) { return 0; }
 void ssdc_virtual_clocks_resume(void *elapsed) { (void)elapsed; }
 int ssdc_virtual_clocks_available(void) { return 0; }
 int ssdc_virtual_dates_available(void) { return 0; }
+double ssdc_timer_next_fire(void *timer) { return 0; }
+double ssdc_timer_interval(void *timer) { return 0; }
+int ssdc_timer_is_valid(void *timer) { return 0; }
+double ssdc_absolute_now(void) { return 0; }
+void ssdc_cf_retain(void *object) {}
+void ssdc_cf_release(void *object) {}
+void ssdc_timer_fire(void *timer, void *mode) {}
 int64_t ssdc_nanoseconds_until(uint64_t when) { return 0; }
 void *ssdc_block_copy(void *block) { return block; }
 void ssdc_block_release(void *block) {}

@@ -31,6 +31,9 @@ typedef struct {
     /// FoundationNetworking is about to hand libcurl a transfer (curl_multi_add_handle): nonzero
     /// holds it back, so it never opens a socket (the transfer then waits for its own timeout).
     int (*transfer)(void *easy);
+    /// A CoreFoundation timer (a `Timer`) is about to join a run loop in `mode`: nonzero takes it
+    /// instead (it then fires through ssdc_timer_fire).
+    int (*run_loop_timer)(void *timer, void *mode);
 } ssdc_handlers;
 
 /// Sets the handlers and redirects the entry points, once per process; returns 0 on success.
@@ -71,6 +74,16 @@ int ssdc_virtual_dates_available(void);
 /// The method and URL a libcurl transfer was given; NULL when unknown. Valid while the transfer is.
 const char *ssdc_transfer_method(void *easy);
 const char *ssdc_transfer_url(void *easy);
+
+// Run-loop timers (CFRunLoopTimer, CFAbsoluteTime seconds; CoreFoundation's own retain counts).
+double ssdc_timer_next_fire(void *timer);
+double ssdc_timer_interval(void *timer);
+int ssdc_timer_is_valid(void *timer);
+double ssdc_absolute_now(void);
+void ssdc_cf_retain(void *object);
+void ssdc_cf_release(void *object);
+/// Fires `timer` now, on the calling thread's run loop, as a run loop would.
+void ssdc_timer_fire(void *timer, void *mode);
 
 // Blocks.
 void *ssdc_block_copy(void *block);

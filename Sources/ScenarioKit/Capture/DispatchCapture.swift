@@ -30,6 +30,7 @@ enum DispatchCapture {
         handlers.get_specific = { key, value in getSpecific(key, value: value) ? 1 : 0 }
         handlers.targeted = { queue, target, created in targeted(queue, target, created: created != 0) }
         handlers.transfer = { easy in holdsBack(easy) ? 1 : 0 }
+        handlers.run_loop_timer = { timer, mode in RunLoopTimer.take(timer, mode: mode) ? 1 : 0 }
         return ssdc_install(&handlers) == 0
     }()
 
