@@ -75,8 +75,8 @@ static struct {
     async_fn async, barrier_async, sync, barrier_sync;
     group_async_fn group_async;
     after_fn after;
-    group_notify_fn group_notify;
-    wait_fn group_wait, semaphore_wait;
+    group_notify_fn group_notify, block_notify;
+    wait_fn group_wait, semaphore_wait, block_wait;
     source_create_fn source_create;
     set_timer_fn source_set_timer;
     set_handler_fn source_set_event_handler;
@@ -148,6 +148,14 @@ static long my_semaphore_wait(void *s, uint64_t timeout) {
     long result = 0;
     if (handlers.wait(s, timeout, 1, &result)) return result;
     return real.semaphore_wait(s, timeout);
+}
+static void my_block_notify(void *b, void *q, void *notification) {
+    if (!handlers.block_notify(b, q, notification)) real.block_notify(b, q, notification);
+}
+static long my_block_wait(void *b, uint64_t timeout) {
+    long result = 0;
+    if (handlers.wait(b, timeout, 2, &result)) return result;
+    return real.block_wait(b, timeout);
 }
 static void *my_source_create(void *type, uintptr_t handle, uintptr_t mask, void *q) {
     void *source = real.source_create(type, handle, mask, q);
@@ -326,6 +334,8 @@ static struct rebinding rebindings[] = {
     {"dispatch_group_notify", (void *)my_group_notify},
     {"dispatch_group_wait", (void *)my_group_wait},
     {"dispatch_semaphore_wait", (void *)my_semaphore_wait},
+    {"dispatch_block_notify", (void *)my_block_notify},
+    {"dispatch_block_wait", (void *)my_block_wait},
     {"dispatch_source_create", (void *)my_source_create},
     {"dispatch_source_set_timer", (void *)my_source_set_timer},
     {"dispatch_source_set_event_handler", (void *)my_source_set_event_handler},
@@ -496,6 +506,8 @@ static int find_real(void) {
     FIND(group_notify, "dispatch_group_notify")
     FIND(group_wait, "dispatch_group_wait")
     FIND(semaphore_wait, "dispatch_semaphore_wait")
+    FIND(block_notify, "dispatch_block_notify")
+    FIND(block_wait, "dispatch_block_wait")
     FIND(source_create, "dispatch_source_create")
     FIND(source_set_timer, "dispatch_source_set_timer")
     FIND(source_set_event_handler, "dispatch_source_set_event_handler")
@@ -582,6 +594,7 @@ void ssdc_real_group_enter(void *group) { real.group_enter(group); }
 void ssdc_real_group_leave(void *group) { real.group_leave(group); }
 long ssdc_real_group_wait(void *group, uint64_t timeout) { return real.group_wait(group, timeout); }
 long ssdc_real_semaphore_wait(void *semaphore, uint64_t timeout) { return real.semaphore_wait(semaphore, timeout); }
+long ssdc_real_block_wait(void *block, uint64_t timeout) { return real.block_wait(block, timeout); }
 void ssdc_retain(void *object) { real.retain(object); }
 void ssdc_release(void *object) { real.release(object); }
 const char *ssdc_queue_label(void *queue) { return real.queue_get_label(queue); }
@@ -660,6 +673,7 @@ void ssdc_real_group_enter(void *group) {}
 void ssdc_real_group_leave(void *group) {}
 long ssdc_real_group_wait(void *group, uint64_t timeout) { return 0; }
 long ssdc_real_semaphore_wait(void *semaphore, uint64_t timeout) { return 0; }
+long ssdc_real_block_wait(void *block, uint64_t timeout) { return 0; }
 void ssdc_retain(void *object) {}
 void ssdc_release(void *object) {}
 const char *ssdc_queue_label(void *queue) { return ""; }

@@ -14,7 +14,10 @@ typedef struct {
     int (*after)(uint64_t when, void *queue, void *block);
     int (*sync)(void *queue, void *block, int barrier);
     int (*group_notify)(void *group, void *queue, void *block);
-    /// A wait on a group (kind 0) or semaphore (kind 1); sets *result when taken.
+    /// dispatch_block_notify: `notification` goes to `queue` once the work item `block` has run.
+    int (*block_notify)(void *block, void *queue, void *notification);
+    /// A wait on a group (kind 0), a semaphore (kind 1) or a work item's block (kind 2); sets
+    /// *result when taken.
     int (*wait)(void *object, uint64_t timeout, int kind, long *result);
     /// Called after a source was made, with what it was made for.
     void (*source_created)(void *source, void *type, void *queue);
@@ -45,6 +48,8 @@ void ssdc_real_group_enter(void *group);
 void ssdc_real_group_leave(void *group);
 long ssdc_real_group_wait(void *group, uint64_t timeout);
 long ssdc_real_semaphore_wait(void *semaphore, uint64_t timeout);
+/// dispatch_block_wait: a work item's block may be waited for until the first success only.
+long ssdc_real_block_wait(void *block, uint64_t timeout);
 void ssdc_retain(void *object);
 void ssdc_release(void *object);
 const char *ssdc_queue_label(void *queue);

@@ -21,7 +21,12 @@ enum DispatchCapture {
         handlers.after = { when, queue, block in takeAfter(when: when, queue: queue, block: block) ? 1 : 0 }
         handlers.sync = { queue, block, _ in takeSync(queue: queue, block: block) ? 1 : 0 }
         handlers.group_notify = { group, queue, block in takeNotify(group: group, queue: queue, block: block) ? 1 : 0 }
-        handlers.wait = { object, timeout, kind, result in takeWait(object, timeout: timeout, isGroup: kind == 0, result: result) ? 1 : 0 }
+        handlers.block_notify = { block, queue, notification in
+            takeWorkItemNotify(block: block, queue: queue, notification: notification) ? 1 : 0
+        }
+        handlers.wait = { object, timeout, kind, result in
+            takeWait(object, timeout: timeout, on: WaitKind(rawValue: kind) ?? .semaphore, result: result) ? 1 : 0
+        }
         handlers.source_created = { source, type, queue in sourceCreated(source, type: type, queue: queue) }
         handlers.source_set_timer = { source, start, interval, _ in setTimer(source, start: start, interval: interval) ? 1 : 0 }
         handlers.source_set_event_handler = { source, block in setEventHandler(source, block: block) }
@@ -267,15 +272,38 @@ enum DispatchCapture {
         return true
     }
 
-    private static func takeWait(_ object: Object?, timeout: UInt64, isGroup: Bool, result: UnsafeMutablePointer<Int>?) -> Bool {
+    /// What a blocking wait waits on, as the C target numbers it.
+    private enum WaitKind: Int32 {
+        case group = 0, semaphore, workItem
+    }
+
+    private static func takeWait(_ object: Object?, timeout: UInt64, on kind: WaitKind, result: UnsafeMutablePointer<Int>?) -> Bool {
         guard let object, let scheduler = Capture.currentScheduler else { return false }
         let remaining = ssdc_nanoseconds_until(timeout)
         let limit =
             remaining == Int64.max ? nil : Capture.roundest(from: .nanoseconds(remaining), to: .nanoseconds(remaining) + .milliseconds(1))
-        let value = scheduler.runWhileWaiting(on: isGroup ? "a DispatchGroup" : "a DispatchSemaphore", timeout: limit) {
-            (isGroup ? ssdc_real_group_wait(object, 0) : ssdc_real_semaphore_wait(object, 0)) == 0
+        let what =
+            switch kind {
+            case .group: "a DispatchGroup"
+            case .semaphore: "a DispatchSemaphore"
+            case .workItem: "a DispatchWorkItem"
+            }
+        let value = scheduler.runWhileWaiting(on: what, timeout: limit) {
+            switch kind {
+            case .group: ssdc_real_group_wait(object, 0) == 0
+            case .semaphore: ssdc_real_semaphore_wait(object, 0) == 0
+            case .workItem: scheduler.workItemHasRun(object)
+            }
         }
         result?.pointee = value ? 0 : 1
+        return true
+    }
+
+    /// `DispatchWorkItem.notify(queue:)` toward a queue of the scenario's: queued once the item
+    /// has run (see ``ScenarioScheduler/notify(afterWorkItem:work:)``).
+    private static func takeWorkItemNotify(block: Object?, queue: Object?, notification: Object?) -> Bool {
+        guard let block, let queue, let notification, let (scheduler, _) = owner(of: queue) else { return false }
+        scheduler.notify(afterWorkItem: block, work: DispatchWork(queue: queue, block: notification, group: nil))
         return true
     }
 

@@ -51,7 +51,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// previous one caused has run or waits.
     private var deliveries: [Entry] = []
     /// `group.notify` blocks waiting for their group to empty.
-    private var notifications: [(group: DispatchCapture.Object, work: DispatchWork)] = []
+    private let notifications = DispatchNotifications()
     /// When the running job was queued, on the runner thread (read there only).
     private var runningJobQueuedAt = DispatchTime.now().uptimeNanoseconds
     let clock: VirtualClock
@@ -141,22 +141,26 @@ final class ScenarioScheduler: @unchecked Sendable {
 
     /// Queues `work` once `group` is empty (`group.notify`); checked whenever the runner is idle.
     func notify(_ group: DispatchCapture.Object, work: DispatchWork) {
-        ssdc_retain(group)
-        condition.withLock { notifications.append((group, work)) }
+        condition.withLock { notifications.add(work, whenEmpty: group) }
     }
 
-    /// Queues the notifications whose groups emptied; returns whether any did. Called with the lock held.
-    private func releaseNotifications() -> Bool {
-        guard !notifications.isEmpty else { return false }
-        var released = false
-        notifications.removeAll { pending in
-            guard ssdc_real_group_wait(pending.group, 0) == 0 else { return false }
-            queue.append(entry(.block(pending.work)))
-            ssdc_release(pending.group)
-            released = true
-            return true
+    /// Queues `work` once the work item whose block is `item` has run: at once if it has, else
+    /// right after the runner runs it, or at the next idle moment if the app called it itself.
+    func notify(afterWorkItem item: DispatchCapture.Object, work: DispatchWork) {
+        condition.withLock {
+            notifications.add(work, afterWorkItem: item)
+            queueDue(notifications.dueAfterWorkItems())
         }
-        return released
+    }
+
+    /// Whether the work item whose block is `item` has run.
+    func workItemHasRun(_ item: DispatchCapture.Object) -> Bool {
+        condition.withLock { notifications.hasRun(item) }
+    }
+
+    /// Queues notification blocks that came due (lock held).
+    private func queueDue(_ due: [DispatchWork]) {
+        for work in due { queue.append(entry(.block(work))) }
     }
 
     /// Runs a `sync` block on `queue` now: first what that queue already holds, as Dispatch would.
@@ -209,7 +213,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Runs the next queued entry, if any; returns whether one ran.
     private func runOne() -> Bool {
         condition.lock()
-        _ = releaseNotifications()
+        queueDue(notifications.due())
         guard let next = takeNext() else {
             condition.unlock()
             return false
@@ -270,7 +274,7 @@ final class ScenarioScheduler: @unchecked Sendable {
 
     /// Takes the next entry to run, in the schedule's order; called with the lock held.
     private func takeNext() -> Entry? {
-        if head == queue.count { _ = releaseNotifications() }
+        if head == queue.count { queueDue(notifications.due()) }
         if head == queue.count, !deliveries.isEmpty {
             // Nothing else can run: the next answer goes (the schedule's pick when exploring).
             let chosen = order.isFIFO || deliveries.count == 1 ? 0 : order.pick(deliveries.map { ordinal(of: $0) })
@@ -320,6 +324,8 @@ final class ScenarioScheduler: @unchecked Sendable {
             condition.withLock { runningMain = outer.1 }
         case .block(let work):
             run(work)
+            // A work item's notifications follow it at once, as libdispatch queues them.
+            condition.withLock { queueDue(notifications.dueAfterWorkItems()) }
         case .delivery(let answer):
             answer.hand()
         }
@@ -384,16 +390,5 @@ final class ScenarioScheduler: @unchecked Sendable {
                 job.runSynchronously(on: GenericStandIn.shared.asUnownedSerialExecutor())
             }
         }
-    }
-}
-
-extension NSCondition {
-    /// Waits until `deadline` on Dispatch's clock, which is real on every thread: a runner's
-    /// `Date()` is its scenario's, so `wait(until: Date)` would wait on virtual time there.
-    func wait(until deadline: DispatchTime) -> Bool {
-        let now = DispatchTime.now()
-        guard deadline > now else { return false }
-        let seconds = Double(deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9
-        return DispatchCapture.withRealClocks { wait(until: Date(timeIntervalSinceNow: seconds)) }
     }
 }

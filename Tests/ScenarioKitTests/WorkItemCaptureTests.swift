@@ -1,0 +1,128 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import ScenarioKit
+
+/// `DispatchWorkItem` on the scenario's queues (Linux): `notify(queue:)` follows the item on the
+/// virtual clock whether it is set before or after the item ran, or the app ran it itself;
+/// `wait()` and `wait(timeout:)` wait on virtual time; a cancelled item still notifies.
+@Suite struct WorkItemCaptureTests {
+    struct ItemDriver: ScenarioDriver {
+        var name: String { "WorkItems" }
+        var actions: [ActionSpec] {
+            ["notifyFirst", "notifyAfterRun", "performed", "waited", "waitTimesOut", "cancelled"].map { ActionSpec($0, "work items") }
+        }
+        var givenKeys: [GivenSpec] { [] }
+        func makeSession(_ context: DriverContext) async throws -> any DriverSession { ItemSession(context: context) }
+    }
+
+    /// What happened, and when on the virtual clock.
+    final class Log: @unchecked Sendable {
+        let context: DriverContext
+        private(set) var entries: [JSONValue] = []
+        init(context: DriverContext) { self.context = context }
+
+        func add(_ what: String) {
+            let offset = context.clock.now.offset.components
+            entries.append(.string("\(what)@\(Double(offset.seconds) + Double(offset.attoseconds) / 1e18)"))
+        }
+    }
+
+    struct ItemSession: DriverSession {
+        let context: DriverContext
+
+        /// Runs `body` in a block of the stack's own queue and answers the log once `finish` is called.
+        private func onQueue(_ body: @escaping @Sendable (DispatchQueue, Log, @escaping @Sendable () -> Void) -> Void) async -> ActionResult
+        {
+            let log = Log(context: context)
+            let queue = DispatchQueue(label: "stack.items")
+            let entries: [JSONValue] = await withCheckedContinuation { done in
+                queue.async { body(queue, log) { done.resume(returning: log.entries) } }
+            }
+            return .value(.array(entries))
+        }
+
+        func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
+            switch action {
+            case "notifyFirst":
+                return await onQueue { queue, log, finish in
+                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
+                    item.notify(queue: .main) {
+                        log.add("notified")
+                        finish()
+                    }
+                    queue.asyncAfter(deadline: .now() + 5, execute: item)
+                }
+            case "notifyAfterRun":
+                return await onQueue { queue, log, finish in
+                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
+                    queue.async(execute: item)
+                    queue.asyncAfter(deadline: .now() + 2) {
+                        item.notify(queue: .main) {
+                            log.add("notified")
+                            finish()
+                        }
+                    }
+                }
+            case "performed":
+                return await onQueue { queue, log, finish in
+                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
+                    item.notify(queue: queue) {
+                        log.add("notified")
+                        finish()
+                    }
+                    queue.asyncAfter(deadline: .now() + 3) { item.perform() }
+                }
+            case "waited":
+                return await onQueue { queue, log, finish in
+                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
+                    DispatchQueue(label: "stack.other").asyncAfter(deadline: .now() + 4, execute: item)
+                    item.wait()
+                    log.add("waited")
+                    item.wait()
+                    log.add("waitedAgain")
+                    finish()
+                }
+            case "waitTimesOut":
+                return await onQueue { queue, log, finish in
+                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
+                    let result = item.wait(timeout: .now() + 1)
+                    log.add(result == .timedOut ? "timedOut" : "success")
+                    finish()
+                }
+            case "cancelled":
+                return await onQueue { queue, log, finish in
+                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
+                    item.notify(queue: queue) {
+                        log.add("notified")
+                        finish()
+                    }
+                    queue.asyncAfter(deadline: .now() + 5, execute: item)
+                    queue.asyncAfter(deadline: .now() + 1) { item.cancel() }
+                }
+            default:
+                return .error(["code": "unknownAction"])
+            }
+        }
+
+        func snapshot() async -> JSONValue { .object([:]) }
+        func alerts() async -> [JSONValue] { [] }
+        func timeline() async -> [JSONValue] { [] }
+    }
+
+    #if os(Linux)
+        static let cases: [(String, JSONValue)] = [
+            ("notifyFirst", ["item@5.0", "notified@5.0"]), ("notifyAfterRun", ["item@0.0", "notified@2.0"]),
+            ("performed", ["item@3.0", "notified@3.0"]), ("waited", ["item@4.0", "waited@4.0", "waitedAgain@4.0"]),
+            ("waitTimesOut", ["timedOut@1.0"]), ("cancelled", ["notified@5.0"]),
+        ]
+
+        @Test(arguments: cases)
+        func aWorkItemIsTheScenarios(action: String, expected: JSONValue) async {
+            let scenario = Build.scenario(steps: [Build.step(.perform(Build.call(action), parallel: 1, expect: .value(expected)))])
+            let result = await ScenarioRunner(driver: ItemDriver()).run(scenario)
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
+    #endif
+}
