@@ -274,7 +274,9 @@ enum DispatchCapture {
 
     /// What a blocking wait waits on, as the C target numbers it.
     private enum WaitKind: Int32 {
-        case group = 0, semaphore, workItem
+        case group = 0
+        case semaphore = 1
+        case workItem = 2
     }
 
     private static func takeWait(_ object: Object?, timeout: UInt64, on kind: WaitKind, result: UnsafeMutablePointer<Int>?) -> Bool {
