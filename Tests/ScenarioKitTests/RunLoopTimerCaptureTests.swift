@@ -15,7 +15,7 @@ import Testing
         func makeSession(_ context: DriverContext) async throws -> any DriverSession { TimerSession(context: context) }
     }
 
-    final class TimerSession: DriverSession, @unchecked Sendable {
+    final class TimerSession: ActionOnlySession, @unchecked Sendable {
         let context: DriverContext
         init(context: DriverContext) { self.context = context }
 
@@ -74,10 +74,6 @@ import Testing
                 return .error(["code": "unknownAction"])
             }
         }
-
-        func snapshot() async -> JSONValue { .object([:]) }
-        func alerts() async -> [JSONValue] { [] }
-        func timeline() async -> [JSONValue] { [] }
     }
 
     #if os(Linux)
@@ -88,8 +84,7 @@ import Testing
 
         @Test(arguments: cases)
         func aTimerTicksOnVirtualTime(action: String, expected: JSONValue) async {
-            let scenario = Build.scenario(steps: [Build.step(.perform(Build.call(action), parallel: 1, expect: .value(expected)))])
-            let result = await ScenarioRunner(driver: TimerDriver()).run(scenario)
+            let result = await Build.runOne(action, expecting: expected, with: TimerDriver())
             #expect(result.status == .passed, "\(result.explanation)")
         }
     #endif

@@ -28,7 +28,7 @@ import Testing
         func makeSession(_ context: DriverContext) async throws -> any DriverSession { ClockSession(context: context) }
     }
 
-    final class ClockSession: DriverSession, @unchecked Sendable {
+    final class ClockSession: ActionOnlySession, @unchecked Sendable {
         let context: DriverContext
         init(context: DriverContext) { self.context = context }
 
@@ -78,16 +78,10 @@ import Testing
                 return .error(["code": "unknownAction"])
             }
         }
-
-        func snapshot() async -> JSONValue { .object([:]) }
-        func alerts() async -> [JSONValue] { [] }
-        func timeline() async -> [JSONValue] { [] }
     }
 
     private func run(_ action: String, expect: JSONValue, start: Date = Scenario.defaultClockStart) async -> ScenarioResult {
-        var scenario = Build.scenario(steps: [Build.step(.perform(Build.call(action), parallel: 1, expect: .value(expect)))])
-        scenario.clockStart = start
-        return await ScenarioRunner(driver: ClockDriver()).run(scenario)
+        await Build.runOne(action, expecting: expect, with: ClockDriver(), start: start)
     }
 
     #if os(Linux)

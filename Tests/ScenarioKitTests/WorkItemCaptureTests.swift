@@ -29,7 +29,7 @@ import Testing
         }
     }
 
-    struct ItemSession: DriverSession {
+    struct ItemSession: ActionOnlySession {
         let context: DriverContext
 
         /// Runs `body` in a block of the stack's own queue and answers the log once `finish` is called.
@@ -105,10 +105,6 @@ import Testing
                 return .error(["code": "unknownAction"])
             }
         }
-
-        func snapshot() async -> JSONValue { .object([:]) }
-        func alerts() async -> [JSONValue] { [] }
-        func timeline() async -> [JSONValue] { [] }
     }
 
     #if os(Linux)
@@ -120,8 +116,7 @@ import Testing
 
         @Test(arguments: cases)
         func aWorkItemIsTheScenarios(action: String, expected: JSONValue) async {
-            let scenario = Build.scenario(steps: [Build.step(.perform(Build.call(action), parallel: 1, expect: .value(expected)))])
-            let result = await ScenarioRunner(driver: ItemDriver()).run(scenario)
+            let result = await Build.runOne(action, expecting: expected, with: ItemDriver())
             #expect(result.status == .passed, "\(result.explanation)")
         }
     #endif

@@ -112,3 +112,23 @@ enum Build {
             exchanges: exchanges, steps: steps, expect: expect, relax: relax, timeLimit: timeLimit)
     }
 }
+
+/// A test stack with nothing to show but its actions' answers.
+protocol ActionOnlySession: DriverSession {}
+
+extension ActionOnlySession {
+    func snapshot() async -> JSONValue { [:] }
+    func alerts() async -> [JSONValue] { [] }
+    func timeline() async -> [JSONValue] { [] }
+}
+
+extension Build {
+    /// Runs a scenario of one step that performs `action` and expects `value` as its answer.
+    static func runOne(
+        _ action: String, expecting value: JSONValue, with driver: any ScenarioDriver, start: Date = Scenario.defaultClockStart
+    ) async -> ScenarioResult {
+        var scenario = Build.scenario(steps: [Build.step(.perform(Build.call(action), parallel: 1, expect: .value(value)))])
+        scenario.clockStart = start
+        return await ScenarioRunner(driver: driver).run(scenario)
+    }
+}
