@@ -110,7 +110,7 @@ import Testing
         /// Off the runner thread, and on it once the scenario is over, the clocks are real.
         @Test func otherThreadsKeepTheRealClocks() async throws {
             _ = await run("elapsed", expect: ["continuous": "90.0 seconds", "suspending": "90.0 seconds", "dispatchIsReal": true])
-            // A real sleep takes at least its time on a real clock; a virtual one would say zero.
+            // A sleep moves a real clock; a virtual one would say no time passed.
             let onAThread: Duration = await withCheckedContinuation { done in
                 Thread {
                     let start = ContinuousClock.now
@@ -118,9 +118,14 @@ import Testing
                     done.resume(returning: start.duration(to: .now))
                 }.start()
             }
-            #expect(onAThread >= .milliseconds(10))
-            // This test's own call to `time` is not redirected: it is the real wall clock.
-            #expect(abs(Date().timeIntervalSince1970 - Double(time(nil))) < 2)
+            #expect(onAThread > .zero)
+            // A scenario whose dates were in 1969: other threads, and this one, still read this century.
+            _ = await run("dates", expect: [:], start: Date(timeIntervalSince1970: -86_400.5))
+            let dateOnAThread: Double = await withCheckedContinuation { done in
+                Thread { done.resume(returning: Date().timeIntervalSince1970) }.start()
+            }
+            #expect(dateOnAThread > 1_700_000_000)
+            #expect(Date().timeIntervalSince1970 > 1_700_000_000)
         }
     #endif
 }
