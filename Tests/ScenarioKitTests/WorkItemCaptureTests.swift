@@ -29,16 +29,34 @@ import Testing
         }
     }
 
+    /// One action's world: the stack's queue, a work item that logs "item", and the way to end.
+    struct ItemRun: @unchecked Sendable {
+        let queue: DispatchQueue
+        let item: DispatchWorkItem
+        let log: Log
+        let finish: @Sendable () -> Void
+
+        /// A notification that logs "notified" and ends the action.
+        var notified: @Sendable () -> Void {
+            { [log, finish] in
+                log.add("notified")
+                finish()
+            }
+        }
+    }
+
     struct ItemSession: ActionOnlySession {
         let context: DriverContext
 
-        /// Runs `body` in a block of the stack's own queue and answers the log once `finish` is called.
-        private func onQueue(_ body: @escaping @Sendable (DispatchQueue, Log, @escaping @Sendable () -> Void) -> Void) async -> ActionResult
-        {
+        /// Runs `body` in a block of the stack's own queue and answers the log once it finishes.
+        private func onQueue(_ body: @escaping @Sendable (ItemRun) -> Void) async -> ActionResult {
             let log = Log(context: context)
             let queue = DispatchQueue(label: "stack.items")
             let entries: [JSONValue] = await withCheckedContinuation { done in
-                queue.async { body(queue, log) { done.resume(returning: log.entries) } }
+                queue.async {
+                    body(
+                        ItemRun(queue: queue, item: DispatchWorkItem { log.add("item") }, log: log) { done.resume(returning: log.entries) })
+                }
             }
             return .value(.array(entries))
         }
@@ -46,60 +64,40 @@ import Testing
         func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
             switch action {
             case "notifyFirst":
-                return await onQueue { queue, log, finish in
-                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
-                    item.notify(queue: .main) {
-                        log.add("notified")
-                        finish()
-                    }
-                    queue.asyncAfter(deadline: .now() + 5, execute: item)
+                return await onQueue { run in
+                    run.item.notify(queue: .main, execute: run.notified)
+                    run.queue.asyncAfter(deadline: .now() + 5, execute: run.item)
                 }
             case "notifyAfterRun":
-                return await onQueue { queue, log, finish in
-                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
-                    queue.async(execute: item)
-                    queue.asyncAfter(deadline: .now() + 2) {
-                        item.notify(queue: .main) {
-                            log.add("notified")
-                            finish()
-                        }
-                    }
+                return await onQueue { run in
+                    run.queue.async(execute: run.item)
+                    run.queue.asyncAfter(deadline: .now() + 2) { run.item.notify(queue: .main, execute: run.notified) }
                 }
             case "performed":
-                return await onQueue { queue, log, finish in
-                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
-                    item.notify(queue: queue) {
-                        log.add("notified")
-                        finish()
-                    }
-                    queue.asyncAfter(deadline: .now() + 3) { item.perform() }
+                return await onQueue { run in
+                    run.item.notify(queue: run.queue, execute: run.notified)
+                    run.queue.asyncAfter(deadline: .now() + 3) { run.item.perform() }
                 }
             case "waited":
-                return await onQueue { queue, log, finish in
-                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
-                    DispatchQueue(label: "stack.other").asyncAfter(deadline: .now() + 4, execute: item)
-                    item.wait()
-                    log.add("waited")
-                    item.wait()
-                    log.add("waitedAgain")
-                    finish()
+                return await onQueue { run in
+                    DispatchQueue(label: "stack.other").asyncAfter(deadline: .now() + 4, execute: run.item)
+                    run.item.wait()
+                    run.log.add("waited")
+                    run.item.wait()
+                    run.log.add("waitedAgain")
+                    run.finish()
                 }
             case "waitTimesOut":
-                return await onQueue { queue, log, finish in
-                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
-                    let result = item.wait(timeout: .now() + 1)
-                    log.add(result == .timedOut ? "timedOut" : "success")
-                    finish()
+                return await onQueue { run in
+                    let result = run.item.wait(timeout: .now() + 1)
+                    run.log.add(result == .timedOut ? "timedOut" : "success")
+                    run.finish()
                 }
             case "cancelled":
-                return await onQueue { queue, log, finish in
-                    nonisolated(unsafe) let item = DispatchWorkItem { log.add("item") }
-                    item.notify(queue: queue) {
-                        log.add("notified")
-                        finish()
-                    }
-                    queue.asyncAfter(deadline: .now() + 5, execute: item)
-                    queue.asyncAfter(deadline: .now() + 1) { item.cancel() }
+                return await onQueue { run in
+                    run.item.notify(queue: run.queue, execute: run.notified)
+                    run.queue.asyncAfter(deadline: .now() + 5, execute: run.item)
+                    run.queue.asyncAfter(deadline: .now() + 1) { run.item.cancel() }
                 }
             default:
                 return .error(["code": "unknownAction"])
