@@ -4,6 +4,8 @@ import Foundation
 /// A block the scenario took from Dispatch, with the queue it was sent to.
 final class DispatchWork: @unchecked Sendable {
     let queue: DispatchCapture.Object
+    /// The block as it was sent (a work item's block is found by it).
+    let sent: UnsafeMutableRawPointer
     private var block: UnsafeMutableRawPointer?
     private let owned: Bool
     private var group: DispatchCapture.Object?
@@ -14,6 +16,7 @@ final class DispatchWork: @unchecked Sendable {
         ssdc_retain(queue)
         if let group { ssdc_real_group_enter(group) }
         self.queue = queue
+        self.sent = block
         self.block = ssdc_block_copy(block)
         self.owned = true
         self.group = group
@@ -24,14 +27,16 @@ final class DispatchWork: @unchecked Sendable {
     init(queue: DispatchCapture.Object, borrowing block: UnsafeMutableRawPointer, done: DispatchSemaphore) {
         ssdc_retain(queue)
         self.queue = queue
+        self.sent = block
         self.block = block
         self.owned = false
         self.group = nil
         self.done = done
     }
 
-    /// Whether blocks on this queue may run in any order (a global queue).
-    var isConcurrent: Bool { ssdc_is_global_queue(queue) != 0 }
+    /// Whether blocks on this queue may run in any order (a global queue): asked once, as the
+    /// scheduler asks it for every queued block whenever it picks one.
+    private(set) lazy var isConcurrent: Bool = ssdc_is_global_queue(queue) != 0
     var isMain: Bool { queue == DispatchCapture.mainQueue }
     /// The serial queue that orders this block among others (see ``DispatchCapture/serialRoot(of:)``).
     private(set) lazy var serialRoot: DispatchCapture.Object = DispatchCapture.serialRoot(of: queue)

@@ -325,7 +325,7 @@ final class ScenarioScheduler: @unchecked Sendable {
         case .block(let work):
             run(work)
             // A work item's notifications follow it at once, as libdispatch queues them.
-            condition.withLock { queueDue(notifications.dueAfterWorkItems()) }
+            condition.withLock { queueDue(notifications.due(afterRunning: work.sent)) }
         case .delivery(let answer):
             answer.hand()
         }
