@@ -109,7 +109,6 @@ static struct {
     cf_retain_fn cf_retain;
     cf_release_fn cf_release;
     void **cf_common_modes, **cf_default_mode;
-    int cf_timers_found;
 } real;
 
 static ssdc_handlers handlers;
@@ -312,12 +311,21 @@ int ssdc_virtual_dates_available(void) { return dates_rebound; }
 struct rebinding {
     const char *name;
     void *replacement;
-    // Set when a slot was rewritten; NULL for Dispatch's entry points, which are counted instead.
+    // Counts the slots rewritten.
     int *rebound;
+    // Set when what the replacement calls was found; NULL: always there.
+    const int *requires;
 };
 
-// What each library's table sends where: the Dispatch module's calls into libdispatch, and the
-// clock readings of Swift Concurrency.
+// Slots rewritten: Dispatch's decide whether the capture is installed, the others only whether
+// their part of it works.
+static int dispatch_slots;
+// What the libcurl and CoreFoundation replacements call, found by find_real.
+static int curl_found, cf_timers_found;
+
+// What each library's table sends where: the Dispatch module's calls into libdispatch, the clock
+// readings of Swift Concurrency and Foundation, FoundationNetworking's start of a libcurl transfer
+// and Foundation's run-loop timers.
 struct library {
     const char *suffix;
     const struct rebinding *rebindings;
@@ -325,31 +333,31 @@ struct library {
 };
 
 static struct rebinding rebindings[] = {
-    {"dispatch_async", (void *)my_async},
-    {"dispatch_barrier_async", (void *)my_barrier_async},
-    {"dispatch_group_async", (void *)my_group_async},
-    {"dispatch_after", (void *)my_after},
-    {"dispatch_sync", (void *)my_sync},
-    {"dispatch_barrier_sync", (void *)my_barrier_sync},
-    {"dispatch_group_notify", (void *)my_group_notify},
-    {"dispatch_group_wait", (void *)my_group_wait},
-    {"dispatch_semaphore_wait", (void *)my_semaphore_wait},
-    {"dispatch_block_notify", (void *)my_block_notify},
-    {"dispatch_block_wait", (void *)my_block_wait},
-    {"dispatch_source_create", (void *)my_source_create},
-    {"dispatch_source_set_timer", (void *)my_source_set_timer},
-    {"dispatch_source_set_event_handler", (void *)my_source_set_event_handler},
-    {"dispatch_resume", (void *)my_resume},
-    {"dispatch_activate", (void *)my_activate},
-    {"dispatch_suspend", (void *)my_suspend},
-    {"dispatch_source_cancel", (void *)my_source_cancel},
-    {"dispatch_assert_queue", (void *)my_assert_queue},
-    {"dispatch_assert_queue_not", (void *)my_assert_queue_not},
-    {"dispatch_assert_queue_barrier", (void *)my_assert_queue_barrier},
-    {"dispatch_get_specific", (void *)my_get_specific},
-    {"dispatch_queue_create", (void *)my_queue_create},
-    {"dispatch_queue_create_with_target", (void *)my_queue_create_with_target},
-    {"dispatch_set_target_queue", (void *)my_set_target_queue},
+    {"dispatch_async", (void *)my_async, &dispatch_slots, NULL},
+    {"dispatch_barrier_async", (void *)my_barrier_async, &dispatch_slots, NULL},
+    {"dispatch_group_async", (void *)my_group_async, &dispatch_slots, NULL},
+    {"dispatch_after", (void *)my_after, &dispatch_slots, NULL},
+    {"dispatch_sync", (void *)my_sync, &dispatch_slots, NULL},
+    {"dispatch_barrier_sync", (void *)my_barrier_sync, &dispatch_slots, NULL},
+    {"dispatch_group_notify", (void *)my_group_notify, &dispatch_slots, NULL},
+    {"dispatch_group_wait", (void *)my_group_wait, &dispatch_slots, NULL},
+    {"dispatch_semaphore_wait", (void *)my_semaphore_wait, &dispatch_slots, NULL},
+    {"dispatch_block_notify", (void *)my_block_notify, &dispatch_slots, NULL},
+    {"dispatch_block_wait", (void *)my_block_wait, &dispatch_slots, NULL},
+    {"dispatch_source_create", (void *)my_source_create, &dispatch_slots, NULL},
+    {"dispatch_source_set_timer", (void *)my_source_set_timer, &dispatch_slots, NULL},
+    {"dispatch_source_set_event_handler", (void *)my_source_set_event_handler, &dispatch_slots, NULL},
+    {"dispatch_resume", (void *)my_resume, &dispatch_slots, NULL},
+    {"dispatch_activate", (void *)my_activate, &dispatch_slots, NULL},
+    {"dispatch_suspend", (void *)my_suspend, &dispatch_slots, NULL},
+    {"dispatch_source_cancel", (void *)my_source_cancel, &dispatch_slots, NULL},
+    {"dispatch_assert_queue", (void *)my_assert_queue, &dispatch_slots, NULL},
+    {"dispatch_assert_queue_not", (void *)my_assert_queue_not, &dispatch_slots, NULL},
+    {"dispatch_assert_queue_barrier", (void *)my_assert_queue_barrier, &dispatch_slots, NULL},
+    {"dispatch_get_specific", (void *)my_get_specific, &dispatch_slots, NULL},
+    {"dispatch_queue_create", (void *)my_queue_create, &dispatch_slots, NULL},
+    {"dispatch_queue_create_with_target", (void *)my_queue_create_with_target, &dispatch_slots, NULL},
+    {"dispatch_set_target_queue", (void *)my_set_target_queue, &dispatch_slots, NULL},
 };
 
 static int my_curl_multi_add_handle(void *multi, void *easy) {
@@ -362,38 +370,29 @@ static void my_cf_add_timer(void *loop, void *timer, void *mode) {
 }
 
 static struct rebinding networking_rebindings[] = {
-    {"curl_multi_add_handle", (void *)my_curl_multi_add_handle, &transfers_rebound},
+    {"curl_multi_add_handle", (void *)my_curl_multi_add_handle, &transfers_rebound, &curl_found},
 };
 
 static struct rebinding concurrency_rebindings[] = {
-    {"clock_gettime", (void *)my_clock_gettime, &clocks_rebound},
+    {"clock_gettime", (void *)my_clock_gettime, &clocks_rebound, NULL},
 };
 
-static struct rebinding essentials_rebindings[] = {
-    {"clock_gettime", (void *)my_wall_clock_gettime, &dates_rebound},
-    {"gettimeofday", (void *)my_gettimeofday, &dates_rebound},
-    {"time", (void *)my_time, &dates_rebound},
-};
-
-// libFoundation: its wall clock as above, and how a `Timer` joins a run loop.
+// Foundation's wall clock (both libraries), and how a `Timer` joins a run loop (libFoundation).
 static struct rebinding foundation_rebindings[] = {
-    {"clock_gettime", (void *)my_wall_clock_gettime, &dates_rebound},
-    {"gettimeofday", (void *)my_gettimeofday, &dates_rebound},
-    {"time", (void *)my_time, &dates_rebound},
-    {"CFRunLoopAddTimer", (void *)my_cf_add_timer, &timers_rebound},
+    {"clock_gettime", (void *)my_wall_clock_gettime, &dates_rebound, NULL},
+    {"gettimeofday", (void *)my_gettimeofday, &dates_rebound, NULL},
+    {"time", (void *)my_time, &dates_rebound, NULL},
+    {"CFRunLoopAddTimer", (void *)my_cf_add_timer, &timers_rebound, &cf_timers_found},
 };
+static const size_t wall_clock_rebindings = 3;
 
 static const struct library libraries[] = {
     {"/libswiftDispatch.so", rebindings, sizeof(rebindings) / sizeof(rebindings[0])},
     {"/libswift_Concurrency.so", concurrency_rebindings, sizeof(concurrency_rebindings) / sizeof(concurrency_rebindings[0])},
     {"/libFoundationNetworking.so", networking_rebindings, sizeof(networking_rebindings) / sizeof(networking_rebindings[0])},
-    {"/libFoundationEssentials.so", essentials_rebindings, sizeof(essentials_rebindings) / sizeof(essentials_rebindings[0])},
+    {"/libFoundationEssentials.so", foundation_rebindings, wall_clock_rebindings},
     {"/libFoundation.so", foundation_rebindings, sizeof(foundation_rebindings) / sizeof(foundation_rebindings[0])},
 };
-
-// Slots rewritten: Dispatch's decide whether the capture is installed; the clock's only whether
-// the clocks are virtual.
-static int dispatch_slots;
 
 #if defined(__x86_64__)
 #define SSDC_JUMP_SLOT R_X86_64_JUMP_SLOT
@@ -427,16 +426,9 @@ static void rebind_relocations(const struct library *library, const ElfW(Rela) *
         for (size_t r = 0; r < library->count; r++) {
             if (strcmp(name, library->rebindings[r].name) == 0) {
                 const struct rebinding *rebinding = &library->rebindings[r];
-                // libcurl's and CoreFoundation's entries are rebound only where the functions
-                // the replacements call were found.
-                if (rebinding->rebound == &transfers_rebound && !real.curl_multi_add_handle) break;
-                if (rebinding->rebound == &timers_rebound && !real.cf_timers_found) break;
+                if (rebinding->requires && !*rebinding->requires) break;
                 if (write_slot((void **)(base + relocations[i].r_offset), rebinding->replacement, relro_start, relro_end)) {
-                    if (rebinding->rebound) {
-                        *rebinding->rebound = 1;
-                    } else {
-                        dispatch_slots++;
-                    }
+                    (*rebinding->rebound)++;
                 }
                 break;
             }
@@ -540,6 +532,7 @@ static int find_real(void) {
     // Present only where FoundationNetworking (and so libcurl) is loaded.
     *(void **)&real.curl_multi_add_handle = dlsym(RTLD_DEFAULT, "curl_multi_add_handle");
     *(void **)&real.curl_easy_getinfo = dlsym(RTLD_DEFAULT, "curl_easy_getinfo");
+    curl_found = real.curl_multi_add_handle != NULL;
 #define FIND_CF(field, name) *(void **)&real.field = dlsym(RTLD_DEFAULT, name);
     FIND_CF(cf_add_timer, "CFRunLoopAddTimer")
     FIND_CF(cf_remove_timer, "CFRunLoopRemoveTimer")
@@ -556,10 +549,10 @@ static int find_real(void) {
     FIND_CF(cf_common_modes, "kCFRunLoopCommonModes")
     FIND_CF(cf_default_mode, "kCFRunLoopDefaultMode")
 #undef FIND_CF
-    real.cf_timers_found = real.cf_add_timer && real.cf_remove_timer && real.cf_timer_next_fire && real.cf_timer_interval &&
-                           real.cf_timer_set_next_fire && real.cf_timer_is_valid && real.cf_equal && real.cf_current_loop &&
-                           real.cf_run_in_mode && real.cf_now && real.cf_retain && real.cf_release && real.cf_common_modes &&
-                           real.cf_default_mode;
+    cf_timers_found = real.cf_add_timer && real.cf_remove_timer && real.cf_timer_next_fire && real.cf_timer_interval &&
+                      real.cf_timer_set_next_fire && real.cf_timer_is_valid && real.cf_equal && real.cf_current_loop &&
+                      real.cf_run_in_mode && real.cf_now && real.cf_retain && real.cf_release && real.cf_common_modes &&
+                      real.cf_default_mode;
     // Every QoS class, with and without overcommit.
     const intptr_t classes[] = {0x21, 0x19, 0x15, 0x11, 0x09, 0x05, 0x00, 2, 0, -2, -32768};
     for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
