@@ -204,7 +204,8 @@ enum DispatchCapture {
         case other
     }
 
-    /// Reads the label at most once: every Dispatch call of the process asks.
+    /// Every Dispatch call of the process asks, so it reads the label (a pointer libdispatch keeps)
+    /// once and compares only its first bytes.
     private static func kind(of queue: Object) -> QueueKind {
         if queue == mainQueue || ssdc_is_global_queue(queue) != 0 { return .shared }
         guard let raw = ssdc_queue_label(queue) else { return .other }
