@@ -17,7 +17,7 @@ import Foundation
 /// clones): each result is set aside in a file of its own and the reports are rewritten under a
 /// file lock, each written whole before it takes its name. A rewrite reads every result, so in a
 /// large run a process rewrites after a number of records that grows with the folder (a
-/// sixteenth of it), which keeps a whole run's work linear; it always rewrites when it exits
+/// sixteenth of the results its last rewrite held), which keeps a whole run's work linear; it always rewrites when it exits
 /// normally, and on ``flush()``. The folder holds the results of the processes still running
 /// and of the last one to finish: when a process first records, it drops what processes no
 /// longer running left behind, so a new test run starts a new report.
@@ -64,30 +64,29 @@ public struct ReportFolder: Sendable {
                 throw Failure(description: "cannot write \(file.path): \(error.localizedDescription)")
             }
             let first = Self.firstRecord(in: parts.path)
-            let waiting = (Self.unwritten[path] ?? 0) + 1
-            let held = (try? FileManager.default.contentsOfDirectory(atPath: parts.path).count) ?? 0
-            guard first || waiting >= held / 16 else {
-                Self.unwritten[path] = waiting
+            var backlog = Self.backlogs[path] ?? Backlog()
+            backlog.unwritten += 1
+            guard first || backlog.unwritten >= backlog.resultsWritten / 16 else {
+                Self.backlogs[path] = backlog
                 return
             }
-            try rewrite(droppingEnded: first)
+            try rewrite(parts, droppingEnded: first)
         }
     }
 
     /// Rewrites the reports now if results recorded by this process are not in them yet.
     public func flush() throws(Failure) {
         try Self.exclusively(in: path) { () throws(Failure) in
-            guard Self.unwritten[path] != nil else { return }
-            try rewrite(droppingEnded: false)
+            guard Self.backlogs[path]?.unwritten ?? 0 > 0 else { return }
+            try rewrite(URL(fileURLWithPath: path).appendingPathComponent(Self.partsName), droppingEnded: false)
         }
     }
 
     /// Writes the three reports from every result the folder holds (under the lock). The first
     /// rewrite of a process drops what ended processes left (this process's own parts stay).
-    private func rewrite(droppingEnded: Bool) throws(Failure) {
-        Self.unwritten[path] = nil
-        let parts = URL(fileURLWithPath: path).appendingPathComponent(Self.partsName)
+    private func rewrite(_ parts: URL, droppingEnded: Bool) throws(Failure) {
         let scenarios = Self.results(in: parts, droppingEnded: droppingEnded)
+        Self.backlogs[path] = Backlog(resultsWritten: scenarios.count)
         // Cases may run in parallel: the run's time is the work done, as in a suite's JUnit time.
         let run = RunResult(scenarios: scenarios, wallTime: scenarios.reduce(.zero) { $0 + $1.wallTime })
         for (name, text) in [
@@ -167,8 +166,14 @@ public struct ReportFolder: Sendable {
 
     /// Folders this process has recorded into already.
     nonisolated(unsafe) private static var recorded: Set<String> = []
-    /// Folders whose reports lack results this process recorded, with how many.
-    nonisolated(unsafe) private static var unwritten: [String: Int] = [:]
+    /// What a folder's reports lack of this process's records, and how many results they hold.
+    private struct Backlog {
+        var unwritten = 0
+        var resultsWritten = 0
+    }
+
+    /// Each folder's backlog, by path.
+    nonisolated(unsafe) private static var backlogs: [String: Backlog] = [:]
     private static let processLock = NSLock()
 
     /// Whether this is the process's first record into the folder (call under the lock). The
@@ -180,7 +185,7 @@ public struct ReportFolder: Sendable {
 
     /// Writes every folder's pending results, as the process exits.
     static func flushAll() {
-        let folders = processLock.withLock { Array(unwritten.keys) }
+        let folders = processLock.withLock { backlogs.filter { $0.value.unwritten > 0 }.map(\.key) }
         for folder in folders {
             do { try ReportFolder(path: folder).flush() } catch {
                 FileHandle.standardError.write(Data("error: \(error)\n".utf8))
