@@ -39,4 +39,10 @@ import Testing
         #expect(DurationParser.format(duration) == text)
         #expect(try DurationParser.parse(text) == duration)
     }
+
+    /// Durations beyond `Int64` nanoseconds are written at that bound, never trapping.
+    @Test func formattingTheLongestDurationsDoesNotTrap() {
+        #expect(DurationParser.format(.seconds(Int64.max)) == DurationParser.format(.nanoseconds(Int64.max)))
+        #expect(DurationParser.format(.seconds(Int64.min)) == "-" + DurationParser.format(.nanoseconds(Int64.max)))
+    }
 }

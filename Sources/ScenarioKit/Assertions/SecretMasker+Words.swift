@@ -18,7 +18,9 @@ extension SecretMasker {
 
     /// Whether a word continues before `offset`; an escape (`%2F`, `\n`) ends a word.
     static func wordBefore(_ offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if offset >= 3, bytes[offset - 3] == UInt8(ascii: "%"), hexValue(bytes[offset - 2]) != nil, hexValue(bytes[offset - 1]) != nil {
+        if offset >= 3, bytes[offset - 3] == UInt8(ascii: "%"), bytes[offset - 2].hexDigitValue != nil,
+            bytes[offset - 1].hexDigitValue != nil
+        {
             return false
         }
         if offset >= 2, bytes[offset - 2] == UInt8(ascii: "\\") { return false }

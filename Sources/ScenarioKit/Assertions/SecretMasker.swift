@@ -226,7 +226,7 @@ struct SecretMasker: Sendable {
             // `%2F`, or `%252F` (encoded again): skip any `25`s before the last escape.
             var at = position + 1
             while true {
-                if at + 1 < count, let high = hexValue(bytes[at]), let low = hexValue(bytes[at + 1]), high << 4 | low == byte,
+                if at + 1 < count, let high = bytes[at].hexDigitValue, let low = bytes[at + 1].hexDigitValue, high << 4 | low == byte,
                     let end = match(tail, in: bytes, at: at + 2)
                 {
                     return end
@@ -265,7 +265,7 @@ struct SecretMasker: Sendable {
                 }
                 if let short = shortEscapes[byte], next == short, let end = match(tail, in: bytes, at: at + 1) { return end }
                 if next == UInt8(ascii: "u"), at + 4 < count, bytes[at + 1] == UInt8(ascii: "0"), bytes[at + 2] == UInt8(ascii: "0"),
-                    let high = hexValue(bytes[at + 3]), let low = hexValue(bytes[at + 4]), high << 4 | low == byte,
+                    let high = bytes[at + 3].hexDigitValue, let low = bytes[at + 4].hexDigitValue, high << 4 | low == byte,
                     let end = match(tail, in: bytes, at: at + 5)
                 {
                     return end
@@ -285,13 +285,4 @@ struct SecretMasker: Sendable {
     private static let shortEscapes: [UInt8: UInt8] = [
         UInt8(ascii: "\n"): UInt8(ascii: "n"), UInt8(ascii: "\r"): UInt8(ascii: "r"), UInt8(ascii: "\t"): UInt8(ascii: "t"),
     ]
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

@@ -93,9 +93,10 @@ public enum DurationParser {
 
     /// Formats a duration the way scenarios write it (`"1h30m"`, `"250ms"`, `"1.5s"`), for reports.
     public static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        guard nanoseconds > 0 else { return nanoseconds == 0 ? "0ms" : "-" + format(.nanoseconds(-nanoseconds)) }
+        let nanoseconds = duration.nanoseconds
+        guard nanoseconds > 0 else {
+            return nanoseconds == 0 ? "0ms" : "-" + format(.nanoseconds(nanoseconds == .min ? .max : -nanoseconds))
+        }
         if nanoseconds % 1_000_000 != 0 {
             return "\(Double(nanoseconds) / 1_000_000)ms"
         }

@@ -203,10 +203,10 @@ extension JSONTextParser.Scanner {
     private mutating func parseHex4(escapeStart: Int) throws(LoadIssue) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard offset < bytes.count, let digit = hexValue(bytes[offset]) else {
+            guard offset < bytes.count, let digit = bytes[offset].hexDigitValue else {
                 throw issue("\\u must be followed by four hex digits", at: escapeStart)
             }
-            value = value << 4 | digit
+            value = value << 4 | UInt32(digit)
             offset += 1
         }
         return value
