@@ -12,7 +12,9 @@ struct ChildRun {
     /// User and system time of the program and the children it waited for: steadier than the
     /// wall time on a machine others use too.
     var cpu: Duration = .zero
-    /// The peak of the largest single process: the program or a worker it started and waited for.
+    /// The peak of the largest single process: the program or a worker it started. On Linux the
+    /// highest `VmHWM` sampled (the kernel's `ru_maxrss` of a spawned child also counts the
+    /// spawning process, whose memory it shared until `exec`); elsewhere `ru_maxrss`.
     var peakMegabytes: Double
     /// The highest sum of the program's and its workers' resident memory seen while it ran
     /// (sampled every 20 ms; Linux only).
@@ -26,6 +28,7 @@ private final class MemorySampler: @unchecked Sendable {
     private let lock = NSLock()
     private var running = true
     private var peakKilobytes = 0
+    private var largestKilobytes = 0
     private let done = DispatchSemaphore(value: 0)
 
     init(pid: pid_t) {
@@ -33,8 +36,13 @@ private final class MemorySampler: @unchecked Sendable {
         #if os(Linux)
             Thread.detachNewThread { [self] in
                 while lock.withLock({ running }) {
-                    let total = ([pid] + children()).compactMap(Self.residentKilobytes).reduce(0, +)
-                    lock.withLock { peakKilobytes = max(peakKilobytes, total) }
+                    let pids = [pid] + children()
+                    let total = pids.compactMap { Self.kilobytes($0, "VmRSS:") }.reduce(0, +)
+                    let largest = pids.compactMap { Self.kilobytes($0, "VmHWM:") }.max() ?? 0
+                    lock.withLock {
+                        peakKilobytes = max(peakKilobytes, total)
+                        largestKilobytes = max(largestKilobytes, largest)
+                    }
                     usleep(20_000)
                 }
                 done.signal()
@@ -44,12 +52,13 @@ private final class MemorySampler: @unchecked Sendable {
         #endif
     }
 
-    /// Stops sampling; the peak in megabytes, or `nil` where nothing could be sampled.
-    func stop() -> Double? {
+    /// Stops sampling; the peaks in megabytes (all processes together, the largest one), or `nil`
+    /// where nothing could be sampled.
+    func stop() -> (total: Double, largest: Double)? {
         lock.withLock { running = false }
         done.wait()
-        let peak = lock.withLock { peakKilobytes }
-        return peak > 0 ? Double(peak) / 1024 : nil
+        let (total, largest) = lock.withLock { (peakKilobytes, largestKilobytes) }
+        return total > 0 ? (Double(total) / 1024, Double(largest) / 1024) : nil
     }
 
     /// Processes started by any of the process's threads (workers are started off the main one).
@@ -61,9 +70,10 @@ private final class MemorySampler: @unchecked Sendable {
         }
     }
 
-    private static func residentKilobytes(_ pid: pid_t) -> Int? {
+    /// A memory line of `/proc/PID/status` (`VmRSS:`, `VmHWM:`), in kilobytes.
+    private static func kilobytes(_ pid: pid_t, _ field: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
         else { return nil }
         return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
     }
@@ -94,16 +104,16 @@ enum Measure {
         var usage = rusage()
         _ = wait4(pid, &status, 0, &usage)
         let wall = ContinuousClock.now - started
-        let total = sampler.stop()
+        let sampled = sampler.stop()
         #if canImport(Darwin)
             let megabytes = Double(usage.ru_maxrss) / 1_048_576  // bytes
         #else
-            let megabytes = Double(usage.ru_maxrss) / 1024  // kilobytes
+            let megabytes = sampled?.largest ?? Double(usage.ru_maxrss) / 1024  // kilobytes
         #endif
         let cpu =
             Duration.seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + .microseconds(Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec))
-        return ChildRun(wall: wall, cpu: cpu, peakMegabytes: megabytes, peakTotalMegabytes: total, status: status)
+        return ChildRun(wall: wall, cpu: cpu, peakMegabytes: megabytes, peakTotalMegabytes: sampled?.total, status: status)
     }
 }
 
