@@ -223,7 +223,10 @@ static __thread int64_t anchor_monotonic, anchor_boottime, anchor_monotonic_raw;
 // The scenario's start on the wall clock (nanoseconds since 1970): a runner's `Date()` is the
 // scenario's clock, the instant its `given.clock.start` names plus the virtual time elapsed.
 static __thread int64_t anchor_wall;
-static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound;
+// Virtual time the runner's `Thread.sleep`s took: Foundation's monotonic readings run ahead of
+// the real clock by it, so the sleep loop, which counts on them, sees its end and stops.
+static __thread int64_t slept_ahead;
+static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound, sleeps_rebound;
 
 static int64_t real_nanoseconds(clockid_t clock) {
     struct timespec spec;
@@ -263,9 +266,30 @@ static int virtual_wall(struct timespec *spec) {
 }
 
 // Foundation's readings of the wall clock (`Date()`, `CFAbsoluteTimeGetCurrent`); its other
-// clocks stay real (a run loop's timers count on them).
+// clocks stay real (a run loop's timers count on them), only ahead by what `Thread.sleep` slept.
 static int my_wall_clock_gettime(clockid_t clock, struct timespec *spec) {
-    if (!spec || (clock != CLOCK_REALTIME && clock != CLOCK_REALTIME_COARSE) || virtual_wall(spec) != 0) return clock_gettime(clock, spec);
+    if (!spec) return clock_gettime(clock, spec);
+    if (clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE) return virtual_wall(spec) == 0 ? 0 : clock_gettime(clock, spec);
+    int result = clock_gettime(clock, spec);
+    int64_t ahead = virtual_elapsed ? slept_ahead : 0;
+    if (result != 0 || ahead == 0) return result;
+    int64_t now = (int64_t)spec->tv_sec * 1000000000 + spec->tv_nsec + ahead;
+    spec->tv_sec = now / 1000000000;
+    spec->tv_nsec = now % 1000000000;
+    return 0;
+}
+
+// `Thread.sleep` on a runner: the scenario sleeps on virtual time, running its other work meanwhile.
+static int my_nanosleep(const struct timespec *request, struct timespec *remaining) {
+    int64_t (*elapsed)(void) = virtual_elapsed;
+    if (!elapsed || !request || request->tv_sec < 0 || request->tv_nsec < 0 || request->tv_nsec >= 1000000000)
+        return nanosleep(request, remaining);
+    // Longer than a century is forever: clamped, so the nanoseconds fit.
+    int64_t nanoseconds = request->tv_sec >= 3155760000 ? INT64_C(3155760000000000000) : (int64_t)request->tv_sec * 1000000000 + request->tv_nsec;
+    int64_t before = elapsed();
+    if (!handlers.sleep(nanoseconds)) return nanosleep(request, remaining);
+    slept_ahead += elapsed() - before;
+    if (remaining) remaining->tv_sec = remaining->tv_nsec = 0;
     return 0;
 }
 
@@ -289,6 +313,7 @@ void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start) {
     anchor_boottime = real_nanoseconds(CLOCK_BOOTTIME);
     anchor_monotonic_raw = real_nanoseconds(CLOCK_MONOTONIC_RAW);
     anchor_wall = wall_start;
+    slept_ahead = 0;
     virtual_elapsed = elapsed;
 }
 
@@ -305,6 +330,8 @@ void ssdc_virtual_clocks_resume(void *elapsed) { virtual_elapsed = (int64_t(*)(v
 int ssdc_virtual_clocks_available(void) { return clocks_rebound; }
 
 int ssdc_virtual_dates_available(void) { return dates_rebound; }
+
+int ssdc_virtual_sleeps_available(void) { return sleeps_rebound; }
 
 // MARK: - Rewriting the global offset table
 
@@ -383,6 +410,7 @@ static struct rebinding foundation_rebindings[] = {
     {"gettimeofday", (void *)my_gettimeofday, &dates_rebound, NULL},
     {"time", (void *)my_time, &dates_rebound, NULL},
     {"CFRunLoopAddTimer", (void *)my_cf_add_timer, &timers_rebound, &cf_timers_found},
+    {"nanosleep", (void *)my_nanosleep, &sleeps_rebound, NULL},
 };
 static const size_t wall_clock_rebindings = 3;
 
@@ -686,6 +714,7 @@ void *ssdc_virtual_clocks_suspend(void) { return 0; }
 void ssdc_virtual_clocks_resume(void *elapsed) { (void)elapsed; }
 int ssdc_virtual_clocks_available(void) { return 0; }
 int ssdc_virtual_dates_available(void) { return 0; }
+int ssdc_virtual_sleeps_available(void) { return 0; }
 double ssdc_timer_next_fire(void *timer) { return 0; }
 double ssdc_timer_interval(void *timer) { return 0; }
 int ssdc_timer_is_valid(void *timer) { return 0; }

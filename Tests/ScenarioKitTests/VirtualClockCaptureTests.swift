@@ -22,6 +22,8 @@ import Testing
                 ActionSpec("suspendingSleep", "Task.sleep(until:) a SuspendingClock deadline read before a slow stretch"),
                 ActionSpec("elapsed", "what the clocks say 90 s of virtual time took"),
                 ActionSpec("dates", "Date() now, and after an hour's asyncAfter and a 90 s Task.sleep"),
+                ActionSpec(
+                    "threadSleep", "Thread.sleep for 2.5 s on a queue, with a main-queue block due at 1 s, then until an hour later"),
             ]
         }
         var givenKeys: [GivenSpec] { [] }
@@ -65,8 +67,6 @@ import Testing
                 ])
             case "dates":
                 let first = Date().timeIntervalSince1970
-                // Foundation's own sleep ends on the real clock, though it reads `Date()`.
-                DispatchQueue(label: "dates.sleeper").sync { Thread.sleep(forTimeInterval: 0.001) }
                 let afterAnHour: Double = await withCheckedContinuation { done in
                     DispatchQueue.main.asyncAfter(deadline: .now() + 3600) { done.resume(returning: Date.now.timeIntervalSince1970) }
                 }
@@ -74,10 +74,33 @@ import Testing
                 return .value([
                     "first": .number(first), "afterAnHour": .number(afterAnHour), "after90More": .number(Date().timeIntervalSince1970),
                 ])
+            case "threadSleep":
+                let first = Date()
+                let marks = Marks()
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.main.asyncAfter(deadline: .now() + 1) { marks.note("mainQueueRanAt", self.wokeAt) }
+                    DispatchQueue(label: "clocks.sleeper").async {
+                        Thread.sleep(forTimeInterval: 2.5)
+                        marks.note("sleptUntil", self.wokeAt)
+                        marks.note("dateMoved", .number(Date().timeIntervalSince(first)))
+                        Thread.sleep(until: first.addingTimeInterval(3600))
+                        marks.note("sleptUntilAnHour", self.wokeAt)
+                        done.resume()
+                    }
+                }
+                return .value(marks.value)
             default:
                 return .error(["code": "unknownAction"])
             }
         }
+    }
+
+    /// Values noted by blocks on other queues.
+    final class Marks: @unchecked Sendable {
+        private let lock = NSLock()
+        private var noted: [(String, JSONValue)] = []
+        func note(_ key: String, _ value: JSONValue) { lock.withLock { noted.append((key, value)) } }
+        var value: JSONValue { lock.withLock { .object(JSONObject(noted)) } }
     }
 
     private func run(_ action: String, expect: JSONValue, start: Date = Scenario.defaultClockStart) async -> ScenarioResult {
@@ -104,6 +127,15 @@ import Testing
             let result = await run(
                 "dates", expect: ["first": .number(start), "afterAnHour": .number(start + 3600), "after90More": .number(start + 3690)],
                 start: Date(timeIntervalSince1970: start))
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
+
+        /// `Thread.sleep` on the runner sleeps on virtual time, at once, and the scenario's other
+        /// work runs meanwhile, as it would on other threads.
+        @Test func aThreadSleepIsVirtual() async {
+            #expect(DispatchCapture.hasVirtualSleeps)
+            let result = await run(
+                "threadSleep", expect: ["mainQueueRanAt": 1, "sleptUntil": 2.5, "dateMoved": 2.5, "sleptUntilAnHour": 3600])
             #expect(result.status == .passed, "\(result.explanation)")
         }
 

@@ -37,6 +37,9 @@ typedef struct {
     /// A CoreFoundation timer (a `Timer`) is about to join a run loop in `mode`: nonzero takes it
     /// instead (it then fires through ssdc_timer_fire).
     int (*run_loop_timer)(void *timer, void *mode);
+    /// `Thread.sleep` on a thread with virtual clocks (a runner) asks to sleep this long: nonzero
+    /// when the scenario slept it on virtual time.
+    int (*sleep)(int64_t nanoseconds);
 } ssdc_handlers;
 
 /// Sets the handlers and redirects the entry points, once per process; returns 0 on success.
@@ -65,7 +68,8 @@ int64_t ssdc_nanoseconds_until(uint64_t when);
 
 // Virtual clocks on a runner thread (after ssdc_install): between begin and end, on the calling
 // thread only, Swift Concurrency's monotonic clocks read a fixed real instant plus `elapsed()`
-// nanoseconds, and Foundation's wall clock reads `wall_start` (nanoseconds since 1970) plus it.
+// nanoseconds, Foundation's wall clock reads `wall_start` (nanoseconds since 1970) plus it, and
+// Foundation's `Thread.sleep` goes to the `sleep` handler.
 void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start);
 void ssdc_virtual_clocks_end(void);
 /// Real clocks on this thread until resumed with what suspend returned (the engine's own waits).
@@ -75,6 +79,8 @@ void ssdc_virtual_clocks_resume(void *elapsed);
 int ssdc_virtual_clocks_available(void);
 /// Whether Foundation's wall-clock readings were redirected.
 int ssdc_virtual_dates_available(void);
+/// Whether Foundation's sleeps (`Thread.sleep`) were redirected.
+int ssdc_virtual_sleeps_available(void);
 
 /// The method and URL a libcurl transfer was given; NULL when unknown. Valid while the transfer is.
 const char *ssdc_transfer_method(void *easy);

@@ -36,6 +36,7 @@ enum DispatchCapture {
         handlers.targeted = { queue, target, created in targeted(queue, target, created: created != 0) }
         handlers.transfer = { easy in holdsBack(easy) ? 1 : 0 }
         handlers.run_loop_timer = { timer, mode in RunLoopTimer.take(timer, mode: mode) ? 1 : 0 }
+        handlers.sleep = { nanoseconds in sleepOnVirtualTime(nanoseconds) ? 1 : 0 }
         return ssdc_install(&handlers) == 0
     }()
 
@@ -50,6 +51,9 @@ enum DispatchCapture {
     /// Whether a runner thread's `Date()` reads its scenario's clock (Linux, with Foundation
     /// linked dynamically).
     static let hasVirtualDates: Bool = installed && ssdc_virtual_dates_available() != 0
+
+    /// Whether `Thread.sleep` on a runner thread sleeps on its scenario's clock.
+    static let hasVirtualSleeps: Bool = installed && ssdc_virtual_sleeps_available() != 0
 
     /// From now on, on this (runner) thread, `ContinuousClock.now` and `SuspendingClock.now` move
     /// with the running scenario's virtual clock only, and `Date()` is the scenario's instant.
@@ -270,6 +274,17 @@ enum DispatchCapture {
     private static func takeNotify(group: Object?, queue: Object?, block: Object?) -> Bool {
         guard let group, let queue, let block, let (scheduler, _) = owner(of: queue) else { return false }
         scheduler.notify(group, work: DispatchWork(queue: queue, block: block, group: nil))
+        return true
+    }
+
+    /// `Thread.sleep` on the runner: a wait nothing ends but time, so the scenario's other work
+    /// runs meanwhile (as other threads would) and the sleep ends at its virtual deadline.
+    private static func sleepOnVirtualTime(_ nanoseconds: Int64) -> Bool {
+        guard let scheduler = Capture.currentScheduler else { return false }
+        let requested = Duration.nanoseconds(nanoseconds)
+        _ = scheduler.runWhileWaiting(on: "Thread.sleep", timeout: Capture.roundest(from: requested, to: requested + .milliseconds(1))) {
+            false
+        }
         return true
     }
 
