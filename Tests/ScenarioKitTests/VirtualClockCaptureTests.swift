@@ -22,6 +22,7 @@ import Testing
                 ActionSpec("suspendingSleep", "Task.sleep(until:) a SuspendingClock deadline read before a slow stretch"),
                 ActionSpec("elapsed", "what the clocks say 90 s of virtual time took"),
                 ActionSpec("dates", "Date() now, and after an hour's asyncAfter and a 90 s Task.sleep"),
+                ActionSpec("sleepKeepsItsQueue", "a block sleeps, a main-queue block waits; their queues' next work waits too"),
                 ActionSpec(
                     "threadSleep", "Thread.sleep for 2.5 s on a queue, with a main-queue block due at 1 s, then until an hour later"),
             ]
@@ -74,6 +75,27 @@ import Testing
                 return .value([
                     "first": .number(first), "afterAnHour": .number(afterAnHour), "after90More": .number(Date().timeIntervalSince1970),
                 ])
+            case "sleepKeepsItsQueue":
+                let order = Marks()
+                let serial = DispatchQueue(label: "clocks.serial")
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    serial.async {
+                        order.note("sleeper", self.wokeAt)
+                        Thread.sleep(forTimeInterval: 2)
+                        order.note("sleeperWoke", self.wokeAt)
+                    }
+                    serial.async { order.note("nextOnItsQueue", self.wokeAt) }
+                    DispatchQueue.main.async {
+                        order.note("mainWaits", self.wokeAt)
+                        _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 1)
+                        order.note("mainWaited", self.wokeAt)
+                    }
+                    Task { @MainActor in order.note("mainActor", self.wokeAt) }
+                    DispatchQueue.main.async { order.note("nextOnMain", self.wokeAt) }
+                    DispatchQueue.global().async { order.note("elsewhere", self.wokeAt) }
+                    serial.async { DispatchQueue.main.async { done.resume() } }
+                }
+                return .value(order.value)
             case "threadSleep":
                 let first = Date()
                 let marks = Marks()
@@ -136,6 +158,18 @@ import Testing
             #expect(DispatchCapture.hasVirtualSleeps)
             let result = await run(
                 "threadSleep", expect: ["mainQueueRanAt": 1, "sleptUntil": 2.5, "dateMoved": 2.5, "sleptUntilAnHour": 3600])
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
+
+        /// While a block sleeps or waits, the scenario's other work runs, but not its own queue's
+        /// next block, nor main-actor work while a main-queue block waits: queues stay serial.
+        @Test func aSleepingBlockKeepsItsQueue() async {
+            let result = await run(
+                "sleepKeepsItsQueue",
+                expect: [
+                    "sleeper": 0, "mainWaits": 0, "elsewhere": 0, "mainWaited": 1, "mainActor": 1, "nextOnMain": 1, "sleeperWoke": 2,
+                    "nextOnItsQueue": 2,
+                ])
             #expect(result.status == .passed, "\(result.explanation)")
         }
 

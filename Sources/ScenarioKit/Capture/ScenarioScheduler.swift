@@ -47,6 +47,9 @@ final class ScenarioScheduler: @unchecked Sendable {
     private var runningMain = false
     /// The Dispatch queue the running work is "on" (read on the runner thread only).
     private(set) var currentQueue: DispatchCapture.Object?
+    /// The serial queues (the main queue for main-actor jobs) of the work running on the runner,
+    /// outermost first: inside a blocking wait, their next work must wait too (runner thread only).
+    private var held: [DispatchCapture.Object] = []
     /// Answers waiting to reach the stack, one at a time: the next goes only once everything the
     /// previous one caused has run or waits.
     private var deliveries: [Entry] = []
@@ -177,9 +180,12 @@ final class ScenarioScheduler: @unchecked Sendable {
             }
             return taken
         }
-        run(on: target, holdingItsRealLock: DispatchCapture.guardsSharedState(target)) {
-            for work in earlier { run(work, holdingItsQueue: true) }
-            ssdc_block_invoke(block)
+        let root = ssdc_is_global_queue(target) != 0 ? nil : DispatchCapture.serialRoot(of: target)
+        holding(root) {
+            run(on: target, holdingItsRealLock: DispatchCapture.guardsSharedState(target)) {
+                for work in earlier { run(work, holdingItsQueue: true) }
+                ssdc_block_invoke(block)
+            }
         }
     }
 
@@ -192,7 +198,7 @@ final class ScenarioScheduler: @unchecked Sendable {
         while !isOver() {
             if runOne() { continue }
             condition.lock()
-            let wait = outside.isAway && head == queue.count
+            let wait = outside.isAway && !hasRunnableEntry
             if wait { _ = condition.wait(until: .now() + OutsideWork.watchInterval) }
             condition.unlock()
             if outside.settleDeliveries() || wait { continue }
@@ -210,11 +216,11 @@ final class ScenarioScheduler: @unchecked Sendable {
         return true
     }
 
-    /// Runs the next queued entry, if any; returns whether one ran.
+    /// Runs the next queued entry whose queue no waiting work holds, if any; returns whether one ran.
     private func runOne() -> Bool {
         condition.lock()
         queueDue(notifications.due())
-        guard let next = takeNext() else {
+        guard let next = takeNext(skippingHeld: true) else {
             condition.unlock()
             return false
         }
@@ -272,10 +278,25 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
-    /// Takes the next entry to run, in the schedule's order; called with the lock held.
-    private func takeNext() -> Entry? {
+    /// Whether work running below holds `entry`'s queue (runner thread, lock held).
+    private func isHeld(_ entry: Entry) -> Bool {
+        guard !held.isEmpty else { return false }
+        switch entry.work {
+        case .job(_, let lane): return lane == .main && DispatchCapture.mainQueue.map(held.contains) == true
+        case .block(let work): return !work.isConcurrent && held.contains(work.serialRoot)
+        case .delivery: return false
+        }
+    }
+
+    /// Whether a queued entry could run inside a blocking wait (lock held).
+    private var hasRunnableEntry: Bool { queue[head...].contains { !isHeld($0) } }
+
+    /// Takes the next entry to run, in the schedule's order; called with the lock held. Inside a
+    /// blocking wait (`skippingHeld`), work of a queue the waiting work holds is passed over.
+    private func takeNext(skippingHeld: Bool = false) -> Entry? {
+        let skip = skippingHeld && !held.isEmpty
         if head == queue.count { queueDue(notifications.due()) }
-        if head == queue.count, !deliveries.isEmpty {
+        if !deliveries.isEmpty, skip ? !hasRunnableEntry : head == queue.count {
             // Nothing else can run: the next answer goes (the schedule's pick when exploring).
             let chosen = order.isFIFO || deliveries.count == 1 ? 0 : order.pick(deliveries.map { ordinal(of: $0) })
             queue.append(deliveries.remove(at: chosen))
@@ -291,11 +312,16 @@ final class ScenarioScheduler: @unchecked Sendable {
                 if case .block(let work) = queue[position].work, !work.isConcurrent {
                     guard seenQueues.insert(work.serialRoot).inserted else { continue }
                 }
+                if skip, isHeld(queue[position]) { continue }
                 positions.append(position)
                 ordinals.append(ordinal(of: queue[position]))
             }
+            guard !positions.isEmpty else { return nil }
             let chosen = positions[order.pick(ordinals)]
             if chosen != head { queue.insert(queue.remove(at: chosen), at: head) }
+        } else if skip, isHeld(queue[head]) {
+            guard let first = queue[head...].firstIndex(where: { !isHeld($0) }) else { return nil }
+            queue.insert(queue.remove(at: first), at: head)
         }
         let next = queue[head]
         head += 1
@@ -319,7 +345,7 @@ final class ScenarioScheduler: @unchecked Sendable {
             let outer = (currentQueue, condition.withLock { runningMain })
             condition.withLock { runningMain = lane == .main }
             currentQueue = lane == .main ? DispatchCapture.mainQueue : nil
-            run(job, lane: lane)
+            holding(lane == .main ? DispatchCapture.mainQueue : nil) { run(job, lane: lane) }
             currentQueue = outer.0
             condition.withLock { runningMain = outer.1 }
         case .block(let work):
@@ -336,8 +362,18 @@ final class ScenarioScheduler: @unchecked Sendable {
             defer { runningMain = work.isMain }
             return runningMain
         }
-        run(on: work.queue, holdingItsRealLock: !holdingItsQueue && work.guardsSharedState, work.run)
+        holding(work.isConcurrent ? nil : work.serialRoot) {
+            run(on: work.queue, holdingItsRealLock: !holdingItsQueue && work.guardsSharedState, work.run)
+        }
         condition.withLock { runningMain = outerMain }
+    }
+
+    /// Runs `body` with `root` (a serial queue) held: a blocking wait inside runs none of its work.
+    private func holding(_ root: DispatchCapture.Object?, _ body: () -> Void) {
+        guard let root else { return body() }
+        condition.withLock { held.append(root) }
+        body()
+        condition.withLock { _ = held.removeLast() }
     }
 
     /// Runs `body` "on" `queue`, which the code inside sees as its current queue, holding the
