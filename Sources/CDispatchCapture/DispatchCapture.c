@@ -28,6 +28,7 @@
 #ifdef SSDC_ELF
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
 #include <link.h>
 #include <pthread.h>
 #include <string.h>
@@ -226,7 +227,7 @@ static __thread int64_t anchor_wall;
 // Virtual time the runner's `Thread.sleep`s took: Foundation's monotonic readings run ahead of
 // the real clock by it, so the sleep loop, which counts on them, sees its end and stops.
 static __thread int64_t slept_ahead;
-static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound, sleeps_rebound;
+static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound, sleeps_rebound, conditions_rebound;
 
 static int64_t real_nanoseconds(clockid_t clock) {
     struct timespec spec;
@@ -306,6 +307,30 @@ static time_t my_time(time_t *out) {
     if (virtual_wall(&spec) != 0) return time(out);
     if (out) *out = spec.tv_sec;
     return spec.tv_sec;
+}
+
+// A condition wait on a runner (`NSCondition.wait()`, `Operation.waitUntilFinished()`, a
+// `NotificationCenter` post to an observer on another queue): the scenario takes one step with
+// the mutex unlocked, and the wait returns as a spurious wakeup so the caller checks its predicate
+// again. Only when nothing in the scenario can signal it does the thread wait for real.
+static int my_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex) {
+    if (!virtual_elapsed) return pthread_cond_wait(cond, mutex);
+    pthread_mutex_unlock(mutex);
+    int step = handlers.blocked(-1);
+    pthread_mutex_lock(mutex);
+    return step == SSDC_STEP_STUCK ? pthread_cond_wait(cond, mutex) : 0;
+}
+
+// The same with a deadline on the wall clock, which on a runner is the scenario's.
+static int my_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex, const struct timespec *deadline) {
+    struct timespec now;
+    if (!deadline || virtual_wall(&now) != 0) return pthread_cond_timedwait(cond, mutex, deadline);
+    int64_t left = ((int64_t)deadline->tv_sec - now.tv_sec) * 1000000000 + (deadline->tv_nsec - now.tv_nsec);
+    if (left <= 0) return ETIMEDOUT;
+    pthread_mutex_unlock(mutex);
+    int step = handlers.blocked(left);
+    pthread_mutex_lock(mutex);
+    return step == SSDC_STEP_TIMED_OUT ? ETIMEDOUT : 0;
 }
 
 void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start) {
@@ -411,6 +436,8 @@ static struct rebinding foundation_rebindings[] = {
     {"time", (void *)my_time, &dates_rebound, NULL},
     {"CFRunLoopAddTimer", (void *)my_cf_add_timer, &timers_rebound, &cf_timers_found},
     {"nanosleep", (void *)my_nanosleep, &sleeps_rebound, NULL},
+    {"pthread_cond_wait", (void *)my_cond_wait, &conditions_rebound, NULL},
+    {"pthread_cond_timedwait", (void *)my_cond_timedwait, &conditions_rebound, NULL},
 };
 static const size_t wall_clock_rebindings = 3;
 

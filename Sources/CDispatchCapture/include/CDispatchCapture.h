@@ -40,7 +40,21 @@ typedef struct {
     /// `Thread.sleep` on a thread with virtual clocks (a runner) asks to sleep this long: nonzero
     /// when the scenario slept it on virtual time.
     int (*sleep)(int64_t nanoseconds);
+    /// A thread with virtual clocks (a runner) blocks on a condition variable, for at most
+    /// `limit` nanoseconds of virtual time (-1: no limit): the scenario takes one step and says
+    /// which (an SSDC_STEP_ value).
+    int (*blocked)(int64_t limit);
 } ssdc_handlers;
+
+/// What one step of a scenario did while its runner was blocked.
+enum {
+    /// Something ran or time moved: what the blocked code waits for may have changed.
+    SSDC_STEP_PROGRESSED = 0,
+    /// The limit was reached.
+    SSDC_STEP_TIMED_OUT = 1,
+    /// Nothing in the scenario can ever change it (reported as an escape).
+    SSDC_STEP_STUCK = 2,
+};
 
 /// Sets the handlers and redirects the entry points, once per process; returns 0 on success.
 int ssdc_install(const ssdc_handlers *handlers);
@@ -69,7 +83,7 @@ int64_t ssdc_nanoseconds_until(uint64_t when);
 // Virtual clocks on a runner thread (after ssdc_install): between begin and end, on the calling
 // thread only, Swift Concurrency's monotonic clocks read a fixed real instant plus `elapsed()`
 // nanoseconds, Foundation's wall clock reads `wall_start` (nanoseconds since 1970) plus it, and
-// Foundation's `Thread.sleep` goes to the `sleep` handler.
+// Foundation's `Thread.sleep` and condition waits go to the `sleep` and `blocked` handlers.
 void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start);
 void ssdc_virtual_clocks_end(void);
 /// Real clocks on this thread until resumed with what suspend returned (the engine's own waits).

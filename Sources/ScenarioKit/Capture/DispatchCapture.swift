@@ -37,6 +37,7 @@ enum DispatchCapture {
         handlers.transfer = { easy in holdsBack(easy) ? 1 : 0 }
         handlers.run_loop_timer = { timer, mode in RunLoopTimer.take(timer, mode: mode) ? 1 : 0 }
         handlers.sleep = { nanoseconds in sleepOnVirtualTime(nanoseconds) ? 1 : 0 }
+        handlers.blocked = { limit in stepWhileBlocked(limit: limit) }
         return ssdc_install(&handlers) == 0
     }()
 
@@ -286,6 +287,17 @@ enum DispatchCapture {
             false
         }
         return true
+    }
+
+    /// A condition wait on the runner (`NSCondition`, `Operation.waitUntilFinished()`, a
+    /// `NotificationCenter` post to an observer on another queue): one step of the scenario, after
+    /// which the wait returns and the app checks what it waits for again.
+    private static func stepWhileBlocked(limit: Int64) -> Int32 {
+        guard let scheduler = Capture.currentScheduler else { return ScenarioScheduler.BlockedStep.stuck.rawValue }
+        let left = Duration.nanoseconds(limit)
+        let until = limit < 0 ? nil : scheduler.clock.now.advanced(by: Capture.roundest(from: left, to: left + .milliseconds(1)))
+        let what = "a condition (NSCondition.wait, Operation.waitUntilFinished, a NotificationCenter post to an observer on another queue)"
+        return scheduler.stepWhileBlocked(on: what, until: until).rawValue
     }
 
     /// What a blocking wait waits on, as the C target numbers it.

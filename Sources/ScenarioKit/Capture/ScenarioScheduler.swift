@@ -196,24 +196,45 @@ final class ScenarioScheduler: @unchecked Sendable {
     func runWhileWaiting(on what: String, timeout: Duration?, until isOver: () -> Bool) -> Bool {
         let limit = timeout.map { clock.now.advanced(by: $0) }
         while !isOver() {
-            if runOne() { continue }
-            condition.lock()
-            let wait = outside.isAway && !hasRunnableEntry
-            if wait { _ = condition.wait(until: .now() + OutsideWork.watchInterval) }
-            condition.unlock()
-            if outside.settleDeliveries() || wait { continue }
-            if let next = clock.nextDeadline, limit.map({ next <= $0 }) ?? true {
-                _ = clock.wakeDue(movingTo: next)
-                continue
+            switch stepWhileBlocked(on: what, until: limit) {
+            case .progressed: continue
+            case .timedOut: return isOver()
+            case .stuck: return false
             }
-            if let limit {
-                _ = clock.wakeDue(movingTo: limit)
-                return isOver()
-            }
-            noteEscape("the app blocked a thread on \(what) that nothing in the scenario will signal")
-            return false
         }
         return true
+    }
+
+    /// What one step inside a blocking wait did.
+    enum BlockedStep: Int32 {
+        /// Work ran, an answer came or time moved: what the wait waits for may have changed.
+        case progressed = 0
+        /// Virtual time reached the wait's limit.
+        case timedOut = 1
+        /// Nothing in the scenario can end the wait; the run was told.
+        case stuck = 2
+    }
+
+    /// One step of the scenario while the runner is blocked in the app's code: the next work no
+    /// waiting code holds, else an answer from outside, else virtual time moved to the next
+    /// deadline (never past `limit`).
+    func stepWhileBlocked(on what: String, until limit: VirtualClock.Instant?) -> BlockedStep {
+        if runOne() { return .progressed }
+        condition.lock()
+        let wait = outside.isAway && !hasRunnableEntry
+        if wait { _ = condition.wait(until: .now() + OutsideWork.watchInterval) }
+        condition.unlock()
+        if outside.settleDeliveries() || wait { return .progressed }
+        if let next = clock.nextDeadline, limit.map({ next <= $0 }) ?? true {
+            _ = clock.wakeDue(movingTo: next)
+            return .progressed
+        }
+        if let limit {
+            _ = clock.wakeDue(movingTo: limit)
+            return .timedOut
+        }
+        noteEscape("the app blocked a thread on \(what) that nothing in the scenario will signal")
+        return .stuck
     }
 
     /// Runs the next queued entry whose queue no waiting work holds, if any; returns whether one ran.
