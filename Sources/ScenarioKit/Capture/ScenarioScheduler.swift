@@ -189,56 +189,8 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
-    /// Runs queued work on the runner, inside a blocking wait (`group.wait()`, `semaphore.wait()`),
-    /// until `isOver` holds, moving virtual time up to `timeout` when nothing else can run (the
-    /// answer that ends the wait may be one the scripted backend delays). Returns `false` when
-    /// the wait timed out, or when nothing left can end it; the run is then told why.
-    func runWhileWaiting(on what: String, timeout: Duration?, until isOver: () -> Bool) -> Bool {
-        let limit = timeout.map { clock.now.advanced(by: $0) }
-        while !isOver() {
-            switch stepWhileBlocked(on: what, until: limit) {
-            case .progressed: continue
-            case .timedOut: return isOver()
-            case .stuck: return false
-            }
-        }
-        return true
-    }
-
-    /// What one step inside a blocking wait did.
-    enum BlockedStep: Int32 {
-        /// Work ran, an answer came or time moved: what the wait waits for may have changed.
-        case progressed = 0
-        /// Virtual time reached the wait's limit.
-        case timedOut = 1
-        /// Nothing in the scenario can end the wait; the run was told.
-        case stuck = 2
-    }
-
-    /// One step of the scenario while the runner is blocked in the app's code: the next work no
-    /// waiting code holds, else an answer from outside, else virtual time moved to the next
-    /// deadline (never past `limit`).
-    func stepWhileBlocked(on what: String, until limit: VirtualClock.Instant?) -> BlockedStep {
-        if runOne() { return .progressed }
-        condition.lock()
-        let wait = outside.isAway && !hasRunnableEntry
-        if wait { _ = condition.wait(until: .now() + OutsideWork.watchInterval) }
-        condition.unlock()
-        if outside.settleDeliveries() || wait { return .progressed }
-        if let next = clock.nextDeadline, limit.map({ next <= $0 }) ?? true {
-            _ = clock.wakeDue(movingTo: next)
-            return .progressed
-        }
-        if let limit {
-            _ = clock.wakeDue(movingTo: limit)
-            return .timedOut
-        }
-        noteEscape("the app blocked a thread on \(what) that nothing in the scenario will signal")
-        return .stuck
-    }
-
     /// Runs the next queued entry whose queue no waiting work holds, if any; returns whether one ran.
-    private func runOne() -> Bool {
+    func runOne() -> Bool {
         condition.lock()
         queueDue(notifications.due())
         guard let next = takeNext(skippingHeld: true) else {
@@ -311,6 +263,16 @@ final class ScenarioScheduler: @unchecked Sendable {
 
     /// Whether a queued entry could run inside a blocking wait (lock held).
     private var hasRunnableEntry: Bool { queue[head...].contains { !isHeld($0) } }
+
+    /// Inside a blocking wait with nothing to run, waits a moment of real time for work away from
+    /// the runner (a URLSession load, declared work); returns whether any was away.
+    func awaitOutsideWork() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let wait = outside.isAway && !hasRunnableEntry
+        if wait { _ = condition.wait(until: .now() + OutsideWork.watchInterval) }
+        return wait
+    }
 
     /// Takes the next entry to run, in the schedule's order; called with the lock held. Inside a
     /// blocking wait (`skippingHeld`), work of a queue the waiting work holds is passed over.
