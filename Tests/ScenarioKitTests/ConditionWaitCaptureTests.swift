@@ -107,13 +107,6 @@ import Testing
         }
     }
 
-    final class Noted: @unchecked Sendable {
-        private let lock = NSLock()
-        private var pairs: [(String, JSONValue)] = []
-        func note(_ key: String, _ value: JSONValue) { lock.withLock { pairs.append((key, value)) } }
-        var value: JSONValue { lock.withLock { .object(JSONObject(pairs)) } }
-    }
-
     final class Flag: @unchecked Sendable {
         private let lock = NSLock()
         private var value = false

@@ -76,7 +76,7 @@ import Testing
                     "first": .number(first), "afterAnHour": .number(afterAnHour), "after90More": .number(Date().timeIntervalSince1970),
                 ])
             case "sleepKeepsItsQueue":
-                let order = Marks()
+                let order = Noted()
                 let serial = DispatchQueue(label: "clocks.serial")
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     serial.async {
@@ -98,7 +98,7 @@ import Testing
                 return .value(order.value)
             case "threadSleep":
                 let first = Date()
-                let marks = Marks()
+                let marks = Noted()
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     DispatchQueue.main.asyncAfter(deadline: .now() + 1) { marks.note("mainQueueRanAt", self.wokeAt) }
                     DispatchQueue(label: "clocks.sleeper").async {
@@ -115,14 +115,6 @@ import Testing
                 return .error(["code": "unknownAction"])
             }
         }
-    }
-
-    /// Values noted by blocks on other queues.
-    final class Marks: @unchecked Sendable {
-        private let lock = NSLock()
-        private var noted: [(String, JSONValue)] = []
-        func note(_ key: String, _ value: JSONValue) { lock.withLock { noted.append((key, value)) } }
-        var value: JSONValue { lock.withLock { .object(JSONObject(noted)) } }
     }
 
     private func run(_ action: String, expect: JSONValue, start: Date = Scenario.defaultClockStart) async -> ScenarioResult {

@@ -5,8 +5,9 @@ import Testing
 
 #if os(macOS) || os(Linux)
     @Suite struct WorkerPoolTests {
-        private func pool(_ script: String) -> WorkerPool {
-            WorkerPool(launch: WorkerLaunch(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script]))
+        private func pool(_ script: String, stallLimit: Duration = .seconds(60)) -> WorkerPool {
+            WorkerPool(
+                launch: WorkerLaunch(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], stallLimit: stallLimit))
         }
 
         private let file = DiscoveredScenario(path: "a/b.json", id: "a/b")
@@ -45,6 +46,32 @@ import Testing
                 return
             }
             #expect(executed.loadFailure?.issues.first?.location.line == 2)
+        }
+
+        /// A worker stuck in its scenario (here: one that never answers) is stopped after its
+        /// stall limit, and its scenario is an error that says why.
+        @Test func aWorkerThatGoesQuietIsStopped() async {
+            guard case .died(let reason) = await pool("read line; exec sleep 600", stallLimit: .milliseconds(300)).run(file) else {
+                Issue.record("a silent worker answered")
+                return
+            }
+            #expect(reason.contains("made no progress for 0.3 seconds of real time"), "\(reason)")
+        }
+
+        /// Empty lines are a worker's heartbeats: the answer after them is read, however long it took.
+        @Test func heartbeatsKeepASlowWorkerGoing() async throws {
+            let answer = ScenarioResult(id: "a/b", name: "b", file: "a/b.json", status: .passed)
+            let json = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
+            let beats = "for i in 1 2 3 4 5; do sleep 0.1; echo; done"
+            guard
+                case .finished(let executed) = await pool(
+                    "read line; \(beats); printf '%s\\n' '{\"result\":\(json)}'", stallLimit: .seconds(2)
+                ).run(file)
+            else {
+                Issue.record("the answer after heartbeats was not read")
+                return
+            }
+            #expect(executed.result.status == .passed)
         }
 
         @Test func aLineThatIsNotAReplyIsNotTakenForOne() async {

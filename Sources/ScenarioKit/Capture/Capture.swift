@@ -31,6 +31,19 @@ enum Capture {
 
     static var ownsWholeProcess: Bool { lock.withLock { wholeProcess } }
 
+    /// Which scenario runs (by its scheduler and file) and how many of its jobs and blocks ran:
+    /// it changes while scenarios progress.
+    static var progress: Progress {
+        guard let scheduler = lock.withLock({ running }) else { return Progress(scheduler: nil, file: nil, workRun: 0) }
+        return Progress(scheduler: ObjectIdentifier(scheduler), file: scheduler.scenarioFile, workRun: scheduler.workRun)
+    }
+
+    struct Progress: Equatable {
+        var scheduler: ObjectIdentifier?
+        var file: String?
+        var workRun: Int
+    }
+
     /// The running scenario, in a process that runs nothing but scenarios.
     static var wholeProcessScenario: ScenarioScheduler? { lock.withLock { wholeProcess ? running : nil } }
 

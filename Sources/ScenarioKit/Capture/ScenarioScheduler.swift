@@ -61,12 +61,19 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Work away from the runner thread that will come back: URLSession loads, declared work.
     let outside: OutsideWork
 
-    init(clock: VirtualClock, order: JobOrder) {
+    /// The scenario's file, for messages about the process that runs it.
+    let scenarioFile: String
+
+    init(clock: VirtualClock, order: JobOrder, scenarioFile: String = "") {
+        self.scenarioFile = scenarioFile
         self.clock = clock
         self.order = order
         let condition = self.condition
         self.outside = OutsideWork(changed: { condition.withLock { condition.broadcast() } })
     }
+
+    /// Jobs and blocks run so far, read from any thread.
+    var workRun: Int { condition.withLock { jobsRun } }
 
     /// Whether the runner is running a main-actor job right now (for isolation checks).
     var isRunningMainJob: Bool { condition.withLock { runningMain } }

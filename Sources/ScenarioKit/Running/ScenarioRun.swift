@@ -28,7 +28,8 @@ final class ScenarioRun: @unchecked Sendable {
         self.options = options
         let clock = VirtualClock(start: scenario.clockStart)
         self.clock = clock
-        scheduler = ScenarioScheduler(clock: clock, order: JobOrder(options.schedule, length: options.scheduleLength))
+        scheduler = ScenarioScheduler(
+            clock: clock, order: JobOrder(options.schedule, length: options.scheduleLength), scenarioFile: scenario.file)
         backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: scheduler.outside)
         let scheduler = self.scheduler
         backend.handAnswers { scheduler.deliver($0) }

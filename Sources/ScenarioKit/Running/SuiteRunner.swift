@@ -214,6 +214,9 @@ public struct SuiteRunner: Sendable {
         #if os(macOS) || os(Linux) || os(Windows)
             let pool = jobs > 1 ? configuration.workers.map(WorkerPool.init) : nil
         #endif
+        if let stallLimit = configuration.workers?.stallLimit, Capture.ownsWholeProcess {
+            StallWatch.endProcessWhenAScenarioStalls(after: stallLimit)
+        }
         @Sendable func execute(_ work: Work) async -> Executed {
             #if os(macOS) || os(Linux) || os(Windows)
                 if let pool { return await Self.execute(work, in: pool, loader: loader) }

@@ -12,16 +12,22 @@ import Foundation
 ///
 /// A worker that dies mid-scenario (a crash in the stack under test) costs that scenario only:
 /// it is reported as an error naming the signal or exit status, and a fresh worker takes over.
+/// So does a worker whose scenario stops making progress (the stack blocked the scenario's
+/// thread for real: a deadlock, a lock, an endless loop): after ``stallLimit`` of real time
+/// without a job run, it is stopped.
 public struct WorkerLaunch: Sendable {
     /// The program to start.
     public var executable: URL
     /// Its arguments, which must make it call ``WorkerPool/serve(driver:configuration:)``.
     public var arguments: [String]
+    /// Real time a worker may go without running any of its scenario's work before it is stopped.
+    public var stallLimit: Duration
 
     /// Describes how to start a worker.
-    public init(executable: URL, arguments: [String]) {
+    public init(executable: URL, arguments: [String], stallLimit: Duration = .seconds(60)) {
         self.executable = executable
         self.arguments = arguments
+        self.stallLimit = stallLimit
     }
 }
 
@@ -60,9 +66,10 @@ struct WorkerRequest: Codable {
                 return .died("could not start a worker process: \(error)")
             }
             let request = WorkerRequest(file: file.path, id: file.id)
+            let stallLimit = launch.stallLimit
             // Reading a pipe blocks: do it off the cooperative pool.
             let answer = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: worker.ask(request)) }
+                DispatchQueue.global().async { continuation.resume(returning: worker.ask(request, stallLimit: stallLimit)) }
             }
             switch answer {
             case .finished:
@@ -79,7 +86,8 @@ struct WorkerRequest: Codable {
             ScenarioProcess.claimWholeProcess()
             let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             let encoder = JSONEncoder()
-            let replies = privateStandardOutput()
+            let replies = Replies(privateStandardOutput())
+            replies.beatWhileScenariosProgress()
             while let line = readLine(strippingNewline: true) {
                 guard let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(line.utf8)) else { continue }
                 let file = DiscoveredScenario(path: request.file, id: request.id)
@@ -89,6 +97,32 @@ struct WorkerRequest: Codable {
                 guard var data = try? encoder.encode(WorkerReply(executed)) else { continue }
                 data.append(UInt8(ascii: "\n"))
                 replies.write(data)
+            }
+        }
+
+        /// A worker's replies, and between them an empty line every second its scenario made
+        /// progress: the pool stops a worker that goes quiet for its stall limit.
+        private final class Replies: @unchecked Sendable {
+            private let output: FileHandle
+            private let lock = NSLock()
+
+            init(_ output: FileHandle) { self.output = output }
+
+            func write(_ data: Data) { lock.withLock { output.write(data) } }
+
+            func beatWhileScenariosProgress() {
+                // A thread of its own, not Dispatch: the capture owns Dispatch while a scenario runs.
+                let beater = Thread { [self] in
+                    var seen = Capture.progress
+                    while true {
+                        Thread.sleep(forTimeInterval: 1)
+                        let now = Capture.progress
+                        if now != seen { write(Data([UInt8(ascii: "\n")])) }
+                        seen = now
+                    }
+                }
+                beater.name = "scenario worker heartbeat"
+                beater.start()
             }
         }
 
@@ -133,8 +167,10 @@ struct WorkerRequest: Codable {
             try process.run()
         }
 
-        /// Sends one request and reads one line back; a closed pipe means the worker died.
-        func ask(_ request: WorkerRequest) -> WorkerPool.Answer {
+        /// Sends one request and reads one line back, skipping the empty lines that say the
+        /// scenario progresses; a closed pipe means the worker died, and a worker silent for
+        /// `stallLimit` is stopped.
+        func ask(_ request: WorkerRequest, stallLimit: Duration) -> WorkerPool.Answer {
             guard var line = try? JSONEncoder().encode(request) else { return .died("could not encode the request") }
             line.append(UInt8(ascii: "\n"))
             do { try input.fileHandleForWriting.write(contentsOf: line) } catch { return .died(death()) }
@@ -143,6 +179,12 @@ struct WorkerRequest: Codable {
             var scanned = 0
             while true {
                 if let end = Self.lineEnd(in: pending, from: scanned) {
+                    if end == pending.startIndex {
+                        // A heartbeat.
+                        pending = Data(pending.dropFirst())
+                        scanned = 0
+                        continue
+                    }
                     buffer = Data(pending[(end + 1)...])
                     guard let reply = try? JSONDecoder().decode(WorkerReply.self, from: pending[..<end]) else {
                         return .died("the worker process answered something that is not a result")
@@ -150,6 +192,12 @@ struct WorkerRequest: Codable {
                     return .finished(SuiteRunner.Executed(result: reply.result, loadFailure: reply.loadFailure))
                 }
                 scanned = pending.count
+                guard hasOutput(within: stallLimit) else {
+                    killWorker()
+                    return .died(
+                        "the scenario made no progress for \(stallLimit) of real time, so its worker process was stopped: \(StallWatch.cause)"
+                    )
+                }
                 let chunk = output.fileHandleForReading.availableData
                 if chunk.isEmpty { return .died(death()) }
                 pending.append(chunk)
@@ -166,6 +214,30 @@ struct WorkerRequest: Codable {
                 else { return nil }
                 return data.startIndex + (UnsafeRawPointer(hit) - base)
             }
+        }
+
+        /// Stops the worker for certain: a stack stuck for real may not end on a polite signal.
+        /// Not waited for: Foundation waits for the pipes too, which a child of the stack's may hold.
+        private func killWorker() {
+            #if canImport(Glibc) || canImport(Darwin)
+                _ = kill(process.processIdentifier, SIGKILL)
+            #else
+                process.terminate()
+            #endif
+        }
+
+        /// Whether the worker writes something within `limit` (a heartbeat at least).
+        private func hasOutput(within limit: Duration) -> Bool {
+            #if canImport(Glibc) || canImport(Darwin)
+                var descriptor = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                let milliseconds = Int32(clamping: limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000)
+                while true {
+                    let ready = poll(&descriptor, 1, milliseconds)
+                    if ready >= 0 || errno != EINTR { return ready != 0 }
+                }
+            #else
+                return true
+            #endif
         }
 
         private func death() -> String {

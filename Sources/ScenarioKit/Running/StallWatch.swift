@@ -1,0 +1,54 @@
+import Foundation
+
+/// Real time without progress in a scenario: what a stack does when it blocks the scenario's
+/// thread for real, which no virtual clock can end.
+enum StallWatch {
+    /// What stops a scenario's progress, for the message that names it.
+    static let cause =
+        "the stack blocked the scenario's thread for real (a deadlock, a lock or a wait that only a thread of its own ends, an endless loop)"
+
+    private static let started = NSLock()
+    nonisolated(unsafe) private static var isWatching = false
+
+    /// In a command that runs scenarios in its own process, one at a time: ends the process with
+    /// exit status 1 and a message naming the scenario when it goes `limit` without running any of
+    /// its work. Its thread cannot be taken back from the stack, so the command cannot go on; in
+    /// worker processes (`--jobs 2` and more) only that scenario is lost.
+    static func endProcessWhenAScenarioStalls(after limit: Duration) {
+        let first = started.withLock {
+            defer { isWatching = true }
+            return !isWatching
+        }
+        guard first else { return }
+        @Sendable func stop(_ stalled: Capture.Progress) {
+            let message =
+                "error: \(stalled.file ?? "a scenario") made no progress for \(limit) of real time: \(cause). The run stops here, without reports; with --jobs 2 or more each scenario runs in a worker process, and only this one is lost.\n"
+            FileHandle.standardError.write(Data(message.utf8))
+            exit(1)
+        }
+        watch(every: .seconds(1), for: limit, progress: { Capture.progress }, stalled: stop)
+    }
+
+    /// Calls `stalled` once, on a thread of its own, when `progress` stays the same for `limit`
+    /// while a scenario runs, reading it every `tick`. A thread, not Dispatch: the capture owns
+    /// Dispatch while a scenario runs.
+    static func watch(
+        every tick: Duration, for limit: Duration, progress: @escaping @Sendable () -> Capture.Progress,
+        stalled: @escaping @Sendable (Capture.Progress) -> Void
+    ) {
+        let seconds = Double(tick.components.seconds) + Double(tick.components.attoseconds) / 1e18
+        let watcher = Thread {
+            var last = progress()
+            var quiet = Duration.zero
+            while quiet < limit {
+                Thread.sleep(forTimeInterval: seconds)
+                let now = progress()
+                quiet = now.scheduler == nil || now != last ? .zero : quiet + tick
+                last = now
+            }
+            stalled(last)
+        }
+        watcher.name = "scenario stall watch"
+        watcher.start()
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@testable import ScenarioKit
+
+@Suite struct StallWatchTests {
+    /// A scenario whose work count stops moving is reported with its file once it stays still.
+    @Test func aScenarioThatStopsRunningWorkIsReported() async {
+        let counter = Counter()
+        let scenario = ObjectIdentifier(counter)
+        let reported: Capture.Progress = await withCheckedContinuation { done in
+            StallWatch.watch(
+                every: .milliseconds(5), for: .milliseconds(50),
+                progress: {
+                    // Progress for the first 20 readings, then none.
+                    let reading = counter.next()
+                    return Capture.Progress(scheduler: scenario, file: "stuck.json", workRun: min(reading, 20))
+                }
+            ) { done.resume(returning: $0) }
+        }
+        #expect(reported.file == "stuck.json")
+        #expect(reported.workRun == 20)
+        #expect(counter.readings >= 30)
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func next() -> Int {
+            lock.withLock {
+                count += 1
+                return count
+            }
+        }
+        var readings: Int { lock.withLock { count } }
+    }
+}
