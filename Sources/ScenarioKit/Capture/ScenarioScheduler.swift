@@ -47,7 +47,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     private var runningMain = false
     /// The Dispatch queue the running work is "on" (read on the runner thread only).
     private(set) var currentQueue: DispatchCapture.Object?
-    /// The serial queues (the main queue for main-actor jobs) of the work running on the runner,
+    /// The queues (the main queue for main-actor jobs) of the serial work running on the runner,
     /// outermost first: inside a blocking wait, their next work must wait too (runner thread only).
     private var held: [DispatchCapture.Object] = []
     /// Answers waiting to reach the stack, one at a time: the next goes only once everything the
@@ -187,8 +187,7 @@ final class ScenarioScheduler: @unchecked Sendable {
             }
             return taken
         }
-        let root = ssdc_is_global_queue(target) != 0 ? nil : DispatchCapture.serialRoot(of: target)
-        holding(root) {
+        holding(ssdc_is_global_queue(target) != 0 ? nil : target) {
             run(on: target, holdingItsRealLock: DispatchCapture.guardsSharedState(target)) {
                 for work in earlier { run(work, holdingItsQueue: true) }
                 ssdc_block_invoke(block)
@@ -258,18 +257,24 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
-    /// Whether work running below holds `entry`'s queue (runner thread, lock held).
-    private func isHeld(_ entry: Entry) -> Bool {
-        guard !held.isEmpty else { return false }
+    /// The serial queues that order the held work's queues (worked out only inside waits).
+    private func heldRoots() -> [DispatchCapture.Object] { held.map(DispatchCapture.serialRoot(of:)) }
+
+    /// Whether work running below, ordered by `roots`, holds `entry`'s queue (runner thread).
+    private func isHeld(_ entry: Entry, by roots: [DispatchCapture.Object]) -> Bool {
+        guard !roots.isEmpty else { return false }
         switch entry.work {
-        case .job(_, let lane): return lane == .main && DispatchCapture.mainQueue.map(held.contains) == true
-        case .block(let work): return !work.isConcurrent && held.contains(work.serialRoot)
+        case .job(_, let lane): return lane == .main && DispatchCapture.mainQueue.map(roots.contains) == true
+        case .block(let work): return !work.isConcurrent && roots.contains(work.serialRoot)
         case .delivery: return false
         }
     }
 
     /// Whether a queued entry could run inside a blocking wait (lock held).
-    private var hasRunnableEntry: Bool { queue[head...].contains { !isHeld($0) } }
+    private var hasRunnableEntry: Bool {
+        let roots = heldRoots()
+        return queue[head...].contains { !isHeld($0, by: roots) }
+    }
 
     /// Inside a blocking wait with nothing to run, waits a moment of real time for work away from
     /// the runner (a URLSession load, declared work); returns whether any was away.
@@ -284,9 +289,10 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Takes the next entry to run, in the schedule's order; called with the lock held. Inside a
     /// blocking wait (`skippingHeld`), work of a queue the waiting work holds is passed over.
     private func takeNext(skippingHeld: Bool = false) -> Entry? {
-        let skip = skippingHeld && !held.isEmpty
+        let roots = skippingHeld ? heldRoots() : []
+        let skip = !roots.isEmpty
         if head == queue.count { queueDue(notifications.due()) }
-        if !deliveries.isEmpty, skip ? !hasRunnableEntry : head == queue.count {
+        if !deliveries.isEmpty, skip ? !queue[head...].contains(where: { !isHeld($0, by: roots) }) : head == queue.count {
             // Nothing else can run: the next answer goes (the schedule's pick when exploring).
             let chosen = order.isFIFO || deliveries.count == 1 ? 0 : order.pick(deliveries.map { ordinal(of: $0) })
             queue.append(deliveries.remove(at: chosen))
@@ -302,15 +308,15 @@ final class ScenarioScheduler: @unchecked Sendable {
                 if case .block(let work) = queue[position].work, !work.isConcurrent {
                     guard seenQueues.insert(work.serialRoot).inserted else { continue }
                 }
-                if skip, isHeld(queue[position]) { continue }
+                if skip, isHeld(queue[position], by: roots) { continue }
                 positions.append(position)
                 ordinals.append(ordinal(of: queue[position]))
             }
             guard !positions.isEmpty else { return nil }
             let chosen = positions[order.pick(ordinals)]
             if chosen != head { queue.insert(queue.remove(at: chosen), at: head) }
-        } else if skip, isHeld(queue[head]) {
-            guard let first = queue[head...].firstIndex(where: { !isHeld($0) }) else { return nil }
+        } else if skip, isHeld(queue[head], by: roots) {
+            guard let first = queue[head...].firstIndex(where: { !isHeld($0, by: roots) }) else { return nil }
             queue.insert(queue.remove(at: first), at: head)
         }
         let next = queue[head]
@@ -352,18 +358,19 @@ final class ScenarioScheduler: @unchecked Sendable {
             defer { runningMain = work.isMain }
             return runningMain
         }
-        holding(work.isConcurrent ? nil : work.serialRoot) {
+        holding(work.isConcurrent ? nil : work.queue) {
             run(on: work.queue, holdingItsRealLock: !holdingItsQueue && work.guardsSharedState, work.run)
         }
         condition.withLock { runningMain = outerMain }
     }
 
-    /// Runs `body` with `root` (a serial queue) held: a blocking wait inside runs none of its work.
-    private func holding(_ root: DispatchCapture.Object?, _ body: () -> Void) {
-        guard let root else { return body() }
-        condition.withLock { held.append(root) }
+    /// Runs `body` with `queue` (a serial one) held: a blocking wait inside runs none of the work
+    /// its serial queue orders. Runner thread only, so no lock.
+    private func holding(_ queue: DispatchCapture.Object?, _ body: () -> Void) {
+        guard let queue else { return body() }
+        held.append(queue)
         body()
-        condition.withLock { _ = held.removeLast() }
+        held.removeLast()
     }
 
     /// Runs `body` "on" `queue`, which the code inside sees as its current queue, holding the
