@@ -9,20 +9,9 @@ import Testing
 @Suite struct RepeatRuleTests {
     /// A stack that behaves differently from one run to the next, in the way `mode` says.
     private struct FlakyDriver: ScenarioDriver {
-        final class Runs: @unchecked Sendable {
-            private let lock = NSLock()
-            private var count = 0
-            func next() -> Int {
-                lock.withLock {
-                    count += 1
-                    return count
-                }
-            }
-        }
-
         /// `body`: the request body names the run; `fewer`: later runs send one request less.
         let mode: String
-        let runs = Runs()
+        let runs = RunCounter()
         var name: String { "Flaky" }
         var actions: [ActionSpec] { [ActionSpec("go", "send requests")] }
         var givenKeys: [GivenSpec] { [] }
