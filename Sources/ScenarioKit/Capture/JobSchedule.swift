@@ -104,6 +104,20 @@ extension ScenarioScheduler {
         case generic
         /// Main-actor code: run "on" the main actor's stand-in, so isolation checks hold.
         case main
+
+        /// Runs `job` on the runner thread "on" this lane's stand-in executor.
+        func run(_ job: UnownedJob) {
+            switch self {
+            case .main:
+                job.runSynchronously(on: MainActorStandIn.shared.asUnownedSerialExecutor())
+            case .generic:
+                if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
+                    job.runSynchronously(on: GenericTaskStandIn.shared.asUnownedTaskExecutor())
+                } else {
+                    job.runSynchronously(on: GenericStandIn.shared.asUnownedSerialExecutor())
+                }
+            }
+        }
     }
 
     /// What the runner runs: a Swift job, or a block taken from Dispatch.

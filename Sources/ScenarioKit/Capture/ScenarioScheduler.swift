@@ -47,9 +47,8 @@ final class ScenarioScheduler: @unchecked Sendable {
     private var runningMain = false
     /// The Dispatch queue the running work is "on" (read on the runner thread only).
     private(set) var currentQueue: DispatchCapture.Object?
-    /// The queues (the main queue for main-actor jobs) of the serial work running on the runner,
-    /// outermost first: inside a blocking wait, their next work must wait too (runner thread only).
-    private var held: [DispatchCapture.Object] = []
+    /// The serial queues of the work running on the runner (runner thread only).
+    private var held = HeldQueues()
     /// Answers waiting to reach the stack, one at a time: the next goes only once everything the
     /// previous one caused has run or waits.
     private var deliveries: [Entry] = []
@@ -257,23 +256,9 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
-    /// The serial queues that order the held work's queues (worked out only inside waits).
-    private func heldRoots() -> [DispatchCapture.Object] { held.map(DispatchCapture.serialRoot(of:)) }
-
-    /// Whether work running below, ordered by `roots`, holds `entry`'s queue (runner thread).
-    private func isHeld(_ entry: Entry, by roots: [DispatchCapture.Object]) -> Bool {
-        guard !roots.isEmpty else { return false }
-        switch entry.work {
-        case .job(_, let lane): return lane == .main && DispatchCapture.mainQueue.map(roots.contains) == true
-        case .block(let work): return !work.isConcurrent && roots.contains(work.serialRoot)
-        case .delivery: return false
-        }
-    }
-
-    /// Whether a queued entry could run inside a blocking wait (lock held).
-    private var hasRunnableEntry: Bool {
-        let roots = heldRoots()
-        return queue[head...].contains { !isHeld($0, by: roots) }
+    /// Whether a queued entry could run beside the work `roots` hold (lock held).
+    private func hasRunnableEntry(beside roots: HeldQueues.Roots) -> Bool {
+        queue[head...].contains { !roots.hold($0.work) }
     }
 
     /// Inside a blocking wait with nothing to run, waits a moment of real time for work away from
@@ -281,7 +266,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     func awaitOutsideWork() -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        let wait = outside.isAway && !hasRunnableEntry
+        let wait = outside.isAway && !hasRunnableEntry(beside: held.roots)
         if wait { _ = condition.wait(until: .now() + OutsideWork.watchInterval) }
         return wait
     }
@@ -289,10 +274,10 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Takes the next entry to run, in the schedule's order; called with the lock held. Inside a
     /// blocking wait (`skippingHeld`), work of a queue the waiting work holds is passed over.
     private func takeNext(skippingHeld: Bool = false) -> Entry? {
-        let roots = skippingHeld ? heldRoots() : []
+        let roots = skippingHeld ? held.roots : HeldQueues.Roots(serial: [])
         let skip = !roots.isEmpty
         if head == queue.count { queueDue(notifications.due()) }
-        if !deliveries.isEmpty, skip ? !queue[head...].contains(where: { !isHeld($0, by: roots) }) : head == queue.count {
+        if !deliveries.isEmpty, !hasRunnableEntry(beside: roots) {
             // Nothing else can run: the next answer goes (the schedule's pick when exploring).
             let chosen = order.isFIFO || deliveries.count == 1 ? 0 : order.pick(deliveries.map { ordinal(of: $0) })
             queue.append(deliveries.remove(at: chosen))
@@ -308,15 +293,15 @@ final class ScenarioScheduler: @unchecked Sendable {
                 if case .block(let work) = queue[position].work, !work.isConcurrent {
                     guard seenQueues.insert(work.serialRoot).inserted else { continue }
                 }
-                if skip, isHeld(queue[position], by: roots) { continue }
+                if roots.hold(queue[position].work) { continue }
                 positions.append(position)
                 ordinals.append(ordinal(of: queue[position]))
             }
             guard !positions.isEmpty else { return nil }
             let chosen = positions[order.pick(ordinals)]
             if chosen != head { queue.insert(queue.remove(at: chosen), at: head) }
-        } else if skip, isHeld(queue[head], by: roots) {
-            guard let first = queue[head...].firstIndex(where: { !isHeld($0, by: roots) }) else { return nil }
+        } else if skip, roots.hold(queue[head].work) {
+            guard let first = queue[head...].firstIndex(where: { !roots.hold($0.work) }) else { return nil }
             queue.insert(queue.remove(at: first), at: head)
         }
         let next = queue[head]
@@ -341,7 +326,7 @@ final class ScenarioScheduler: @unchecked Sendable {
             let outer = (currentQueue, condition.withLock { runningMain })
             condition.withLock { runningMain = lane == .main }
             currentQueue = lane == .main ? DispatchCapture.mainQueue : nil
-            holding(lane == .main ? DispatchCapture.mainQueue : nil) { run(job, lane: lane) }
+            holding(lane == .main ? DispatchCapture.mainQueue : nil) { lane.run(job) }
             currentQueue = outer.0
             condition.withLock { runningMain = outer.1 }
         case .block(let work):
@@ -364,13 +349,11 @@ final class ScenarioScheduler: @unchecked Sendable {
         condition.withLock { runningMain = outerMain }
     }
 
-    /// Runs `body` with `queue` (a serial one) held: a blocking wait inside runs none of the work
-    /// its serial queue orders. Runner thread only, so no lock.
+    /// Runs `body` with `queue` held (see ``HeldQueues``).
     private func holding(_ queue: DispatchCapture.Object?, _ body: () -> Void) {
-        guard let queue else { return body() }
-        held.append(queue)
+        held.hold(queue)
         body()
-        held.removeLast()
+        held.release(queue)
     }
 
     /// Runs `body` "on" `queue`, which the code inside sees as its current queue, holding the
@@ -410,18 +393,5 @@ final class ScenarioScheduler: @unchecked Sendable {
             if !condition.wait(until: deadline) { return head < queue.count }
         }
         return true
-    }
-
-    private func run(_ job: UnownedJob, lane: Lane) {
-        switch lane {
-        case .main:
-            job.runSynchronously(on: MainActorStandIn.shared.asUnownedSerialExecutor())
-        case .generic:
-            if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
-                job.runSynchronously(on: GenericTaskStandIn.shared.asUnownedTaskExecutor())
-            } else {
-                job.runSynchronously(on: GenericStandIn.shared.asUnownedSerialExecutor())
-            }
-        }
     }
 }
