@@ -227,7 +227,7 @@ static __thread int64_t anchor_wall;
 // Virtual time the runner's `Thread.sleep`s took: Foundation's monotonic readings run ahead of
 // the real clock by it, so the sleep loop, which counts on them, sees its end and stops.
 static __thread int64_t slept_ahead;
-static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound, sleeps_rebound, conditions_rebound;
+static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound, waits_rebound;
 
 static int64_t real_nanoseconds(clockid_t clock) {
     struct timespec spec;
@@ -313,12 +313,16 @@ static time_t my_time(time_t *out) {
 // `NotificationCenter` post to an observer on another queue): the scenario takes one step with
 // the mutex unlocked, and the wait returns as a spurious wakeup so the caller checks its predicate
 // again. Only when nothing in the scenario can signal it does the thread wait for real.
+static int step_unlocked(pthread_mutex_t *mutex, int64_t limit) {
+    pthread_mutex_unlock(mutex);
+    int step = handlers.blocked(limit);
+    pthread_mutex_lock(mutex);
+    return step;
+}
+
 static int my_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex) {
     if (!virtual_elapsed) return pthread_cond_wait(cond, mutex);
-    pthread_mutex_unlock(mutex);
-    int step = handlers.blocked(-1);
-    pthread_mutex_lock(mutex);
-    return step == SSDC_STEP_STUCK ? pthread_cond_wait(cond, mutex) : 0;
+    return step_unlocked(mutex, -1) == SSDC_STEP_STUCK ? pthread_cond_wait(cond, mutex) : 0;
 }
 
 // The same with a deadline on the wall clock, which on a runner is the scenario's.
@@ -327,10 +331,7 @@ static int my_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex, const
     if (!deadline || virtual_wall(&now) != 0) return pthread_cond_timedwait(cond, mutex, deadline);
     int64_t left = ((int64_t)deadline->tv_sec - now.tv_sec) * 1000000000 + (deadline->tv_nsec - now.tv_nsec);
     if (left <= 0) return ETIMEDOUT;
-    pthread_mutex_unlock(mutex);
-    int step = handlers.blocked(left);
-    pthread_mutex_lock(mutex);
-    return step == SSDC_STEP_TIMED_OUT ? ETIMEDOUT : 0;
+    return step_unlocked(mutex, left) == SSDC_STEP_TIMED_OUT ? ETIMEDOUT : 0;
 }
 
 void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start) {
@@ -356,7 +357,7 @@ int ssdc_virtual_clocks_available(void) { return clocks_rebound; }
 
 int ssdc_virtual_dates_available(void) { return dates_rebound; }
 
-int ssdc_virtual_sleeps_available(void) { return sleeps_rebound; }
+int ssdc_virtual_waits_available(void) { return waits_rebound; }
 
 // MARK: - Rewriting the global offset table
 
@@ -435,9 +436,9 @@ static struct rebinding foundation_rebindings[] = {
     {"gettimeofday", (void *)my_gettimeofday, &dates_rebound, NULL},
     {"time", (void *)my_time, &dates_rebound, NULL},
     {"CFRunLoopAddTimer", (void *)my_cf_add_timer, &timers_rebound, &cf_timers_found},
-    {"nanosleep", (void *)my_nanosleep, &sleeps_rebound, NULL},
-    {"pthread_cond_wait", (void *)my_cond_wait, &conditions_rebound, NULL},
-    {"pthread_cond_timedwait", (void *)my_cond_timedwait, &conditions_rebound, NULL},
+    {"nanosleep", (void *)my_nanosleep, &waits_rebound, NULL},
+    {"pthread_cond_wait", (void *)my_cond_wait, &waits_rebound, NULL},
+    {"pthread_cond_timedwait", (void *)my_cond_timedwait, &waits_rebound, NULL},
 };
 static const size_t wall_clock_rebindings = 3;
 
@@ -741,7 +742,7 @@ void *ssdc_virtual_clocks_suspend(void) { return 0; }
 void ssdc_virtual_clocks_resume(void *elapsed) { (void)elapsed; }
 int ssdc_virtual_clocks_available(void) { return 0; }
 int ssdc_virtual_dates_available(void) { return 0; }
-int ssdc_virtual_sleeps_available(void) { return 0; }
+int ssdc_virtual_waits_available(void) { return 0; }
 double ssdc_timer_next_fire(void *timer) { return 0; }
 double ssdc_timer_interval(void *timer) { return 0; }
 int ssdc_timer_is_valid(void *timer) { return 0; }

@@ -121,6 +121,7 @@ import Testing
     #if os(Linux)
         /// The observer runs on the main queue before `post` returns, as Foundation promises.
         @Test func aPostToAnObserverOnTheMainQueueWaitsForIt() async {
+            #expect(DispatchCapture.hasVirtualWaits)
             let result = await run("post", expect: ["observed": true, "postReturned": true])
             #expect(result.status == .passed, "\(result.explanation)")
         }

@@ -147,7 +147,7 @@ import Testing
         /// `Thread.sleep` on the runner sleeps on virtual time, at once, and the scenario's other
         /// work runs meanwhile, as it would on other threads.
         @Test func aThreadSleepIsVirtual() async {
-            #expect(DispatchCapture.hasVirtualSleeps)
+            #expect(DispatchCapture.hasVirtualWaits)
             let result = await run(
                 "threadSleep", expect: ["mainQueueRanAt": 1, "sleptUntil": 2.5, "dateMoved": 2.5, "sleptUntilAnHour": 3600])
             #expect(result.status == .passed, "\(result.explanation)")

@@ -93,8 +93,8 @@ void ssdc_virtual_clocks_resume(void *elapsed);
 int ssdc_virtual_clocks_available(void);
 /// Whether Foundation's wall-clock readings were redirected.
 int ssdc_virtual_dates_available(void);
-/// Whether Foundation's sleeps (`Thread.sleep`) were redirected.
-int ssdc_virtual_sleeps_available(void);
+/// Whether Foundation's sleeps and condition waits (`Thread.sleep`, `NSCondition`) were redirected.
+int ssdc_virtual_waits_available(void);
 
 /// The method and URL a libcurl transfer was given; NULL when unknown. Valid while the transfer is.
 const char *ssdc_transfer_method(void *easy);

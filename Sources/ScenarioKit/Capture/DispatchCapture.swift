@@ -53,8 +53,9 @@ enum DispatchCapture {
     /// linked dynamically).
     static let hasVirtualDates: Bool = installed && ssdc_virtual_dates_available() != 0
 
-    /// Whether `Thread.sleep` on a runner thread sleeps on its scenario's clock.
-    static let hasVirtualSleeps: Bool = installed && ssdc_virtual_sleeps_available() != 0
+    /// Whether `Thread.sleep` and condition waits on a runner thread are its scenario's (Linux,
+    /// with Foundation linked dynamically).
+    static let hasVirtualWaits: Bool = installed && ssdc_virtual_waits_available() != 0
 
     /// From now on, on this (runner) thread, `ContinuousClock.now` and `SuspendingClock.now` move
     /// with the running scenario's virtual clock only, and `Date()` is the scenario's instant.
@@ -275,57 +276,6 @@ enum DispatchCapture {
     private static func takeNotify(group: Object?, queue: Object?, block: Object?) -> Bool {
         guard let group, let queue, let block, let (scheduler, _) = owner(of: queue) else { return false }
         scheduler.notify(group, work: DispatchWork(queue: queue, block: block, group: nil))
-        return true
-    }
-
-    /// `Thread.sleep` on the runner: a wait nothing ends but time, so the scenario's other work
-    /// runs meanwhile (as other threads would) and the sleep ends at its virtual deadline.
-    private static func sleepOnVirtualTime(_ nanoseconds: Int64) -> Bool {
-        guard let scheduler = Capture.currentScheduler else { return false }
-        let requested = Duration.nanoseconds(nanoseconds)
-        _ = scheduler.runWhileWaiting(on: "Thread.sleep", timeout: Capture.roundest(from: requested, to: requested + .milliseconds(1))) {
-            false
-        }
-        return true
-    }
-
-    /// A condition wait on the runner (`NSCondition`, `Operation.waitUntilFinished()`, a
-    /// `NotificationCenter` post to an observer on another queue): one step of the scenario, after
-    /// which the wait returns and the app checks what it waits for again.
-    private static func stepWhileBlocked(limit: Int64) -> Int32 {
-        guard let scheduler = Capture.currentScheduler else { return ScenarioScheduler.BlockedStep.stuck.rawValue }
-        let left = Duration.nanoseconds(limit)
-        let until = limit < 0 ? nil : scheduler.clock.now.advanced(by: Capture.roundest(from: left, to: left + .milliseconds(1)))
-        let what = "a condition (NSCondition.wait, Operation.waitUntilFinished, a NotificationCenter post to an observer on another queue)"
-        return scheduler.stepWhileBlocked(on: what, until: until).rawValue
-    }
-
-    /// What a blocking wait waits on, as the C target numbers it.
-    private enum WaitKind: Int32 {
-        case group = 0
-        case semaphore = 1
-        case workItem = 2
-    }
-
-    private static func takeWait(_ object: Object?, timeout: UInt64, on kind: WaitKind, result: UnsafeMutablePointer<Int>?) -> Bool {
-        guard let object, let scheduler = Capture.currentScheduler else { return false }
-        let remaining = ssdc_nanoseconds_until(timeout)
-        let limit =
-            remaining == Int64.max ? nil : Capture.roundest(from: .nanoseconds(remaining), to: .nanoseconds(remaining) + .milliseconds(1))
-        let what =
-            switch kind {
-            case .group: "a DispatchGroup"
-            case .semaphore: "a DispatchSemaphore"
-            case .workItem: "a DispatchWorkItem"
-            }
-        let value = scheduler.runWhileWaiting(on: what, timeout: limit) {
-            switch kind {
-            case .group: ssdc_real_group_wait(object, 0) == 0
-            case .semaphore: ssdc_real_semaphore_wait(object, 0) == 0
-            case .workItem: scheduler.workItemHasRun(object)
-            }
-        }
-        result?.pointee = value ? 0 : 1
         return true
     }
 
