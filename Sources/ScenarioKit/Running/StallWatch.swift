@@ -30,25 +30,38 @@ enum StallWatch {
     }
 
     /// Calls `stalled` once, on a thread of its own, when `progress` stays the same for `limit`
-    /// while a scenario runs, reading it every `tick`. A thread, not Dispatch: the capture owns
-    /// Dispatch while a scenario runs.
+    /// while a scenario runs, reading it every `tick`.
     static func watch(
         every tick: Duration, for limit: Duration, progress: @escaping @Sendable () -> Capture.Progress,
         stalled: @escaping @Sendable (Capture.Progress) -> Void
     ) {
+        @Sendable func check(quiet: Duration, now: Capture.Progress) -> Bool {
+            guard quiet >= limit else { return true }
+            stalled(now)
+            return false
+        }
+        follow(every: tick, progress: progress, check)
+    }
+
+    /// Reads `progress` every `tick` on a thread of its own (not Dispatch: the capture owns
+    /// Dispatch while a scenario runs) and tells `reading` how long it has stayed the same while
+    /// a scenario runs (zero when it moved or none runs), until `reading` answers `false`.
+    static func follow(
+        every tick: Duration, progress: @escaping @Sendable () -> Capture.Progress,
+        _ reading: @escaping @Sendable (_ quiet: Duration, _ now: Capture.Progress) -> Bool
+    ) {
         let seconds = Double(tick.components.seconds) + Double(tick.components.attoseconds) / 1e18
-        let watcher = Thread {
+        let follower = Thread {
             var last = progress()
             var quiet = Duration.zero
-            while quiet < limit {
+            repeat {
                 Thread.sleep(forTimeInterval: seconds)
                 let now = progress()
                 quiet = now.scheduler == nil || now != last ? .zero : quiet + tick
                 last = now
-            }
-            stalled(last)
+            } while reading(quiet, last)
         }
-        watcher.name = "scenario stall watch"
-        watcher.start()
+        follower.name = "scenario progress"
+        follower.start()
     }
 }

@@ -111,18 +111,11 @@ struct WorkerRequest: Codable {
             func write(_ data: Data) { lock.withLock { output.write(data) } }
 
             func beatWhileScenariosProgress() {
-                // A thread of its own, not Dispatch: the capture owns Dispatch while a scenario runs.
-                let beater = Thread { [self] in
-                    var seen = Capture.progress
-                    while true {
-                        Thread.sleep(forTimeInterval: 1)
-                        let now = Capture.progress
-                        if now != seen { write(Data([UInt8(ascii: "\n")])) }
-                        seen = now
-                    }
+                @Sendable func beat(quiet: Duration, now: Capture.Progress) -> Bool {
+                    if now.scheduler != nil, quiet == .zero { write(Data([UInt8(ascii: "\n")])) }
+                    return true
                 }
-                beater.name = "scenario worker heartbeat"
-                beater.start()
+                StallWatch.follow(every: .seconds(1), progress: { Capture.progress }, beat)
             }
         }
 
