@@ -71,6 +71,9 @@ typedef int32_t (*cf_run_fn)(void *, double, unsigned char);
 typedef double (*cf_now_fn)(void);
 typedef const void *(*cf_retain_fn)(const void *);
 typedef void (*cf_release_fn)(const void *);
+typedef int (*nanosleep_fn)(const struct timespec *, struct timespec *);
+typedef int (*usleep_fn)(useconds_t);
+typedef unsigned (*sleep_fn)(unsigned);
 
 static struct {
     async_fn async, barrier_async, sync, barrier_sync;
@@ -110,6 +113,10 @@ static struct {
     cf_retain_fn cf_retain;
     cf_release_fn cf_release;
     void **cf_common_modes, **cf_default_mode;
+    // The C library's sleeps: the program's own calls to them are rebound too.
+    nanosleep_fn nanosleep;
+    usleep_fn usleep;
+    sleep_fn sleep;
 } real;
 
 static ssdc_handlers handlers;
@@ -227,7 +234,7 @@ static __thread int64_t anchor_wall;
 // Virtual time the runner's `Thread.sleep`s took: Foundation's monotonic readings run ahead of
 // the real clock by it, so the sleep loop, which counts on them, sees its end and stops.
 static __thread int64_t slept_ahead;
-static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound, waits_rebound;
+static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound, waits_rebound, program_sleeps_rebound;
 
 static int64_t real_nanoseconds(clockid_t clock) {
     struct timespec spec;
@@ -280,18 +287,34 @@ static int my_wall_clock_gettime(clockid_t clock, struct timespec *spec) {
     return 0;
 }
 
-// `Thread.sleep` on a runner: the scenario sleeps on virtual time, running its other work meanwhile.
-static int my_nanosleep(const struct timespec *request, struct timespec *remaining) {
+// A sleep on a runner (`Thread.sleep`, or `usleep`, `sleep`, `nanosleep` from the program's own
+// code): the scenario sleeps on virtual time, running its other work meanwhile. Returns whether
+// it did; elsewhere the caller sleeps for real.
+static int slept_virtually(int64_t nanoseconds) {
     int64_t (*elapsed)(void) = virtual_elapsed;
-    if (!elapsed || !request || request->tv_sec < 0 || request->tv_nsec < 0 || request->tv_nsec >= 1000000000)
-        return nanosleep(request, remaining);
-    // Longer than a century is forever: clamped, so the nanoseconds fit.
-    int64_t nanoseconds = request->tv_sec >= 3155760000 ? INT64_C(3155760000000000000) : (int64_t)request->tv_sec * 1000000000 + request->tv_nsec;
+    if (!elapsed) return 0;
     int64_t before = elapsed();
-    if (!handlers.sleep(nanoseconds)) return nanosleep(request, remaining);
+    if (!handlers.sleep(nanoseconds)) return 0;
     slept_ahead += elapsed() - before;
+    return 1;
+}
+
+// Longer than a century is forever: clamped, so the nanoseconds fit.
+static const int64_t century_seconds = 3155760000;
+
+static int my_nanosleep(const struct timespec *request, struct timespec *remaining) {
+    if (!request || request->tv_sec < 0 || request->tv_nsec < 0 || request->tv_nsec >= 1000000000) return real.nanosleep(request, remaining);
+    int64_t nanoseconds = request->tv_sec >= century_seconds ? century_seconds * 1000000000 : (int64_t)request->tv_sec * 1000000000 + request->tv_nsec;
+    if (!slept_virtually(nanoseconds)) return real.nanosleep(request, remaining);
     if (remaining) remaining->tv_sec = remaining->tv_nsec = 0;
     return 0;
+}
+
+static int my_usleep(useconds_t microseconds) { return slept_virtually((int64_t)microseconds * 1000) ? 0 : real.usleep(microseconds); }
+
+static unsigned my_sleep(unsigned seconds) {
+    int64_t clamped = seconds >= century_seconds ? century_seconds : (int64_t)seconds;
+    return slept_virtually(clamped * 1000000000) ? 0 : real.sleep(seconds);
 }
 
 static int my_gettimeofday(struct timeval *value, void *zone) {
@@ -359,6 +382,14 @@ int ssdc_virtual_dates_available(void) { return dates_rebound; }
 
 int ssdc_virtual_waits_available(void) { return waits_rebound; }
 
+int ssdc_virtual_program_sleeps_available(void) { return program_sleeps_rebound; }
+
+int ssdc_program_defines_sleeps(void) {
+    Dl_info sleeps, capture;
+    if (!real.usleep || !dladdr((void *)real.usleep, &sleeps) || !dladdr((void *)ssdc_install, &capture)) return 0;
+    return sleeps.dli_fbase == capture.dli_fbase;
+}
+
 // MARK: - Rewriting the global offset table
 
 struct rebinding {
@@ -377,9 +408,10 @@ static int dispatch_slots;
 static int curl_found, cf_timers_found;
 
 // What each library's table sends where: the Dispatch module's calls into libdispatch, the clock
-// readings of Swift Concurrency and Foundation, FoundationNetworking's start of a libcurl transfer
-// and Foundation's run-loop timers.
+// readings of Swift Concurrency and Foundation, FoundationNetworking's start of a libcurl transfer,
+// Foundation's run-loop timers and waits, and the program's own sleeps.
 struct library {
+    // How the object's path ends; empty: the program itself.
     const char *suffix;
     const struct rebinding *rebindings;
     size_t count;
@@ -442,12 +474,21 @@ static struct rebinding foundation_rebindings[] = {
 };
 static const size_t wall_clock_rebindings = 3;
 
+// The program's own sleeps (the stack's code is linked into it, in the CLI and in `swift test`).
+static struct rebinding program_rebindings[] = {
+    {"nanosleep", (void *)my_nanosleep, &program_sleeps_rebound, NULL},
+    {"usleep", (void *)my_usleep, &program_sleeps_rebound, NULL},
+    {"sleep", (void *)my_sleep, &program_sleeps_rebound, NULL},
+};
+
 static const struct library libraries[] = {
     {"/libswiftDispatch.so", rebindings, sizeof(rebindings) / sizeof(rebindings[0])},
     {"/libswift_Concurrency.so", concurrency_rebindings, sizeof(concurrency_rebindings) / sizeof(concurrency_rebindings[0])},
     {"/libFoundationNetworking.so", networking_rebindings, sizeof(networking_rebindings) / sizeof(networking_rebindings[0])},
     {"/libFoundationEssentials.so", foundation_rebindings, wall_clock_rebindings},
     {"/libFoundation.so", foundation_rebindings, sizeof(foundation_rebindings) / sizeof(foundation_rebindings[0])},
+    // The program itself, which the loader lists without a name.
+    {"", program_rebindings, sizeof(program_rebindings) / sizeof(program_rebindings[0])},
 };
 
 #if defined(__x86_64__)
@@ -499,8 +540,10 @@ static int rebind_object(struct dl_phdr_info *info, size_t size, void *data) {
     const struct library *library = NULL;
     size_t length = name ? strlen(name) : 0;
     for (size_t l = 0; l < sizeof(libraries) / sizeof(libraries[0]); l++) {
-        size_t suffix_length = strlen(libraries[l].suffix);
-        if (length >= suffix_length && strcmp(name + length - suffix_length, libraries[l].suffix) == 0) library = &libraries[l];
+        const char *suffix = libraries[l].suffix;
+        size_t suffix_length = strlen(suffix);
+        int matches = suffix_length == 0 ? length == 0 : length >= suffix_length && strcmp(name + length - suffix_length, suffix) == 0;
+        if (matches) library = &libraries[l];
     }
     if (!library) return 0;
     uintptr_t base = info->dlpi_addr, relro_start = 0, relro_end = 0;
@@ -581,6 +624,9 @@ static int find_real(void) {
     FIND(set_target_queue, "dispatch_set_target_queue")
     FIND(main_queue, "_dispatch_main_q")
     FIND(timer_type, "_dispatch_source_type_timer")
+    FIND(nanosleep, "nanosleep")
+    FIND(usleep, "usleep")
+    FIND(sleep, "sleep")
 #undef FIND
     *(void **)&real.block_copy = dlsym(blocks, "_Block_copy");
     *(void **)&real.block_release = dlsym(blocks, "_Block_release");
@@ -743,6 +789,8 @@ void ssdc_virtual_clocks_resume(void *elapsed) { (void)elapsed; }
 int ssdc_virtual_clocks_available(void) { return 0; }
 int ssdc_virtual_dates_available(void) { return 0; }
 int ssdc_virtual_waits_available(void) { return 0; }
+int ssdc_virtual_program_sleeps_available(void) { return 0; }
+int ssdc_program_defines_sleeps(void) { return 0; }
 double ssdc_timer_next_fire(void *timer) { return 0; }
 double ssdc_timer_interval(void *timer) { return 0; }
 int ssdc_timer_is_valid(void *timer) { return 0; }

@@ -25,6 +25,7 @@ import Testing
                 ActionSpec("sleepKeepsItsQueue", "a block sleeps, a main-queue block waits; their queues' next work waits too"),
                 ActionSpec(
                     "threadSleep", "Thread.sleep for 2.5 s on a queue, with a main-queue block due at 1 s, then until an hour later"),
+                ActionSpec("programSleeps", "usleep 0.5 s, sleep 2 s and nanosleep an hour on a queue, with a main-queue block due at 1 s"),
             ]
         }
         var givenKeys: [GivenSpec] { [] }
@@ -111,6 +112,22 @@ import Testing
                     }
                 }
                 return .value(marks.value)
+            case "programSleeps":
+                let marks = Noted()
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.main.asyncAfter(deadline: .now() + 1) { marks.note("mainQueueRanAt", self.wokeAt) }
+                    DispatchQueue(label: "clocks.programSleeper").async {
+                        usleep(500_000)
+                        marks.note("afterUsleep", self.wokeAt)
+                        marks.note("sleepLeft", .number(Double(sleep(2))))
+                        marks.note("afterSleep", self.wokeAt)
+                        var anHour = timespec(tv_sec: 3600, tv_nsec: 0)
+                        marks.note("nanosleepResult", .number(Double(nanosleep(&anHour, nil))))
+                        marks.note("afterNanosleep", self.wokeAt)
+                        done.resume()
+                    }
+                }
+                return .value(marks.value)
             default:
                 return .error(["code": "unknownAction"])
             }
@@ -150,6 +167,20 @@ import Testing
             #expect(DispatchCapture.hasVirtualWaits)
             let result = await run(
                 "threadSleep", expect: ["mainQueueRanAt": 1, "sleptUntil": 2.5, "dateMoved": 2.5, "sleptUntilAnHour": 3600])
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
+
+        /// So do `usleep`, `sleep` and `nanosleep` called from the program's own code, where the
+        /// stack is linked; a sanitizer's runtime defines them in the program, and they stay real.
+        @Test func theProgramsOwnSleepsAreVirtual() async {
+            #expect(DispatchCapture.hasVirtualProgramSleeps || DispatchCapture.programDefinesSleeps)
+            guard DispatchCapture.hasVirtualProgramSleeps else { return }
+            let result = await run(
+                "programSleeps",
+                expect: [
+                    "mainQueueRanAt": 1, "afterUsleep": 0.5, "sleepLeft": 0, "afterSleep": 2.5, "nanosleepResult": 0,
+                    "afterNanosleep": 3602.5,
+                ])
             #expect(result.status == .passed, "\(result.explanation)")
         }
 

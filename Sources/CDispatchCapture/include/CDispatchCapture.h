@@ -37,7 +37,8 @@ typedef struct {
     /// A CoreFoundation timer (a `Timer`) is about to join a run loop in `mode`: nonzero takes it
     /// instead (it then fires through ssdc_timer_fire).
     int (*run_loop_timer)(void *timer, void *mode);
-    /// `Thread.sleep` on a thread with virtual clocks (a runner) asks to sleep this long: nonzero
+    /// A sleep on a thread with virtual clocks (a runner: `Thread.sleep`, or the program's own
+    /// `usleep`, `sleep`, `nanosleep`) asks to sleep this long: nonzero
     /// when the scenario slept it on virtual time.
     int (*sleep)(int64_t nanoseconds);
     /// A thread with virtual clocks (a runner) blocks on a condition variable, for at most
@@ -82,8 +83,9 @@ int64_t ssdc_nanoseconds_until(uint64_t when);
 
 // Virtual clocks on a runner thread (after ssdc_install): between begin and end, on the calling
 // thread only, Swift Concurrency's monotonic clocks read a fixed real instant plus `elapsed()`
-// nanoseconds, Foundation's wall clock reads `wall_start` (nanoseconds since 1970) plus it, and
-// Foundation's `Thread.sleep` and condition waits go to the `sleep` and `blocked` handlers.
+// nanoseconds, Foundation's wall clock reads `wall_start` (nanoseconds since 1970) plus it,
+// Foundation's `Thread.sleep` and the program's own sleeps go to the `sleep` handler, and
+// Foundation's condition waits to the `blocked` handler.
 void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start);
 void ssdc_virtual_clocks_end(void);
 /// Real clocks on this thread until resumed with what suspend returned (the engine's own waits).
@@ -95,6 +97,11 @@ int ssdc_virtual_clocks_available(void);
 int ssdc_virtual_dates_available(void);
 /// Whether Foundation's sleeps and condition waits (`Thread.sleep`, `NSCondition`) were redirected.
 int ssdc_virtual_waits_available(void);
+/// Whether the program's own calls to `usleep`, `sleep` and `nanosleep` were redirected.
+int ssdc_virtual_program_sleeps_available(void);
+/// Whether the program itself defines those sleeps (a sanitizer's runtime does): its calls then
+/// reach them directly, with no slot to redirect.
+int ssdc_program_defines_sleeps(void);
 
 /// The method and URL a libcurl transfer was given; NULL when unknown. Valid while the transfer is.
 const char *ssdc_transfer_method(void *easy);

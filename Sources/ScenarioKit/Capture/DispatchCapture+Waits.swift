@@ -1,15 +1,16 @@
 import CDispatchCapture
 import Foundation
 
-/// Blocking calls the app makes on the runner thread (Linux): Dispatch's waits, `Thread.sleep`
-/// and condition waits. Each becomes a wait the scheduler serves by running the scenario's other
+/// Blocking calls the app makes on the runner thread (Linux): Dispatch's waits, sleeps and
+/// condition waits. Each becomes a wait the scheduler serves by running the scenario's other
 /// work (see ``ScenarioScheduler/runWhileWaiting(on:timeout:until:)``).
 extension DispatchCapture {
-    /// `Thread.sleep` on the runner: a wait nothing ends but time, so the scenario's other work
-    /// runs meanwhile (as other threads would) and the sleep ends at its virtual deadline.
+    /// A sleep on the runner (`Thread.sleep`, `usleep`, `sleep`, `nanosleep`): a wait nothing ends
+    /// but time, so the scenario's other work runs meanwhile (as other threads would) and the sleep
+    /// ends at its virtual deadline.
     static func sleepOnVirtualTime(_ nanoseconds: Int64) -> Bool {
         guard let scheduler = Capture.currentScheduler else { return false }
-        _ = scheduler.runWhileWaiting(on: "Thread.sleep", timeout: waitLength(nanoseconds)) { false }
+        _ = scheduler.runWhileWaiting(on: "a sleep (Thread.sleep, usleep, sleep, nanosleep)", timeout: waitLength(nanoseconds)) { false }
         return true
     }
 

@@ -57,6 +57,14 @@ enum DispatchCapture {
     /// with Foundation linked dynamically).
     static let hasVirtualWaits: Bool = installed && ssdc_virtual_waits_available() != 0
 
+    /// Whether `usleep`, `sleep` and `nanosleep` called from the program's own code (the stack's,
+    /// linked into it) sleep on virtual time on a runner (Linux, not under a sanitizer, whose
+    /// runtime defines them in the program: see ``programDefinesSleeps``).
+    static let hasVirtualProgramSleeps: Bool = installed && ssdc_virtual_program_sleeps_available() != 0
+
+    /// Whether the program defines the C library's sleeps itself, as a sanitizer's runtime does.
+    static let programDefinesSleeps: Bool = ssdc_program_defines_sleeps() != 0
+
     /// From now on, on this (runner) thread, `ContinuousClock.now` and `SuspendingClock.now` move
     /// with the running scenario's virtual clock only, and `Date()` is the scenario's instant.
     static func useVirtualClocks(startingAt start: Date) {
