@@ -62,6 +62,7 @@ final class RunCounter: @unchecked Sendable {
             return count
         }
     }
+    var value: Int { lock.withLock { count } }
 }
 
 /// A stack whose login body lists its keys in another order on every other run, as a

@@ -38,14 +38,48 @@ extension ScenarioScheduler {
         let wasAway = awaitOutsideWork()
         if outside.settleDeliveries() || wasAway { return .progressed }
         if let next = clock.nextDeadline, limit.map({ next <= $0 }) ?? true {
+            spendWaitLimits(movingTo: next, waitingOn: what)
             _ = clock.wakeDue(movingTo: next)
             return .progressed
         }
         if let limit {
+            spendWaitLimits(movingTo: limit, waitingOn: what)
             _ = clock.wakeDue(movingTo: limit)
             return .timedOut
         }
         noteEscape("the app blocked a thread on \(what) that nothing in the scenario will signal")
         return .stuck
     }
+
+    /// Counts a move of virtual time inside a wait against the step's limits, and ends the run
+    /// when it goes past them: the waiting code is still on the runner's stack (a loop that sleeps
+    /// in a block never returns), so only the run's end can take the thread back.
+    private func spendWaitLimits(movingTo target: VirtualClock.Instant, waitingOn what: String) {
+        guard var limits = waitLimits else { return }
+        limits.wakesLeft -= 1
+        waitLimits = limits
+        let past: (String, raise: String)
+        if target > limits.until {
+            past = ("past this step's time limit (\(VirtualClock.Instant.format(limits.timeLimit)) of virtual time)", "timeLimit")
+        } else if limits.wakesLeft < 0 {
+            past = ("through \(limits.wakes) wakes of the clock in this step", "limits.wakes")
+        } else {
+            return
+        }
+        let waiter = currentQueue.map { "a block on \(DispatchWork.label(of: $0))" } ?? "code on the scenario's thread"
+        limits.overrun(
+            "stuck: \(waiter) waited on \(what) \(past.0) and never returned. The app's queue blocks run on the scenario's thread, so a block that keeps waiting (a loop that sleeps) holds it for good: schedule each round with asyncAfter, a Timer or Task.sleep instead, or raise \(past.raise) if the wait is meant to be this long"
+        )
+    }
+}
+
+/// How far the app's blocking waits may move virtual time in one step: the step's `timeLimit`
+/// and `limits.wakes`, as for the run's own waits. `overrun` ends the run from inside the wait
+/// that went past them, with the message, and never returns.
+struct WaitLimits {
+    var until: VirtualClock.Instant
+    var timeLimit: Duration
+    var wakes: Int
+    var wakesLeft: Int
+    let overrun: (String) -> Never
 }

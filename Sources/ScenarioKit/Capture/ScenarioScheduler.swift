@@ -49,6 +49,9 @@ final class ScenarioScheduler: @unchecked Sendable {
     private(set) var currentQueue: DispatchCapture.Object?
     /// The serial queues of the work running on the runner (runner thread only).
     private var held = HeldQueues()
+    /// How far the app's blocking waits may move virtual time in the current step, and what ends
+    /// the run when one goes further (runner thread only; see ``WaitLimits``).
+    var waitLimits: WaitLimits?
     /// Answers waiting to reach the stack, one at a time: the next goes only once everything the
     /// previous one caused has run or waits.
     private var deliveries: [Entry] = []

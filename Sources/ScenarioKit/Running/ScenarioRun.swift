@@ -50,27 +50,25 @@ final class ScenarioRun: @unchecked Sendable {
         var location: ScenarioLocation?
     }
 
-    /// Runs the scenario on the calling thread, which becomes its runner thread. Scenarios in
-    /// one process take turns: what the capture installs is process-wide.
-    func execute() -> ScenarioResult {
-        Capture.turn.lock()
-        defer { Capture.turn.unlock() }
+    /// Runs the scenario on the calling thread, which becomes its runner thread, in its turn.
+    /// - Parameter abandoned: takes the result instead when the app's code holds the thread past
+    ///   a step's limits (see ``abandon(_:ending:)``); this function then never returns.
+    func execute(ifAbandoned abandoned: @escaping (ScenarioResult) -> Void) -> ScenarioResult {
+        let turn: ScenarioTurn
         do {
-            try RuntimeHooks.install()
+            turn = try ScenarioTurn.begin(for: scheduler, serving: backend)
         } catch {
             return result(errorMessage: "\(error)", errorLocation: nil)
         }
-        defer { RuntimeHooks.remove() }
-        Capture.begin(scheduler)
-        defer { Capture.end(scheduler) }
+        defer { turn.end() }
+        limitWaits(from: clock.now) { [unowned self] message in
+            abandoned(abandon(message, ending: turn))
+            ScenarioTurn.parkForever()
+        }
+        defer { scheduler.waitLimits = nil }
 
         let baseURL = URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/")
-        let route = ScriptedURLProtocol.route(backend)
-        ScriptedURLProtocol.serveUnrouted(route)
-        defer {
-            ScriptedURLProtocol.serveUnrouted(nil)
-            ScriptedURLProtocol.unroute(route)
-        }
+        let route = turn.route
         let transport: any HTTPTransport
         switch options.route {
         case .urlSession:
@@ -99,6 +97,7 @@ final class ScenarioRun: @unchecked Sendable {
             for (offset, step) in scenario.steps.enumerated() {
                 try perform(step, index: offset + 1)
             }
+            limitWaits(from: clock.now)
             try settle()
             if !options.invariantsOnly { try finalChecks() }
             try checkInvariants()
@@ -117,6 +116,11 @@ final class ScenarioRun: @unchecked Sendable {
     private func perform(_ step: Step, index: Int) throws {
         wakes = 0
         currentStep = step
+        if case .advance(let duration) = step.kind {
+            limitWaits(from: clock.now.advanced(by: duration))
+        } else {
+            limitWaits(from: clock.now)
+        }
         let mark = (time: clock.now.offset, line: backend.transcriptCount)
         if let name = step.name { backend.reachStep(name) }
         var assertions: [AssertionResult] = []
@@ -328,6 +332,26 @@ final class ScenarioRun: @unchecked Sendable {
     }
 
     // MARK: - End
+
+    /// Gives the app's blocking waits the limits of a step that starts at `start` (see
+    /// ``WaitLimits``); `overrun` is given once, with the first step's.
+    private func limitWaits(from start: VirtualClock.Instant, ending overrun: ((String) -> Never)? = nil) {
+        guard let overrun = overrun ?? scheduler.waitLimits?.overrun else { return }
+        let (timeLimit, wakes) = (scenario.timeLimit, scenario.limits.wakes)
+        scheduler.waitLimits = WaitLimits(
+            until: start.advanced(by: timeLimit), timeLimit: timeLimit, wakes: wakes, wakesLeft: wakes, overrun: overrun)
+    }
+
+    /// The app's code holds the runner past a step's limits inside a wait it never returns from
+    /// (a loop that sleeps in a block): the run ends from inside that wait, and its thread then
+    /// parks for good. Nothing is cancelled or run any more: a cancelled answer would call the
+    /// app back on another thread, into the next run.
+    private func abandon(_ message: String, ending turn: ScenarioTurn) -> ScenarioResult {
+        scheduler.waitLimits = nil
+        let result = result(errorMessage: message, errorLocation: currentStep?.location ?? scenario.location)
+        turn.end()
+        return result
+    }
 
     private func tearDown() {
         // Unwind whatever still waits, so no task or continuation outlives the run.

@@ -22,9 +22,12 @@ public struct ScenarioRunner: Sendable {
         return await withCheckedContinuation { continuation in
             let thread = Thread {
                 let started = ContinuousClock.now
-                var result = ScenarioRun(scenario: scenario, driver: driver, options: options).execute()
-                result.wallTime = ContinuousClock.now - started
-                continuation.resume(returning: result)
+                func finish(_ result: ScenarioResult) {
+                    var result = result
+                    result.wallTime = ContinuousClock.now - started
+                    continuation.resume(returning: result)
+                }
+                finish(ScenarioRun(scenario: scenario, driver: driver, options: options).execute(ifAbandoned: finish))
             }
             // Jobs of the stack under test run on this thread: give them room.
             thread.stackSize = 8 << 20

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A run's turn at the process. What the capture installs is process-wide (the runtime's hooks,
+/// Dispatch's entry points, the run that serves requests no route names), so scenarios in one
+/// process take turns. Begun and ended on the runner thread.
+struct ScenarioTurn {
+    /// The route of the run's URLSession requests (see ``ScriptedURLProtocol``).
+    let route: String
+    private let scheduler: ScenarioScheduler
+
+    /// Waits for the process, then takes it for the run of `scheduler`, whose `backend` serves its
+    /// URLSession requests.
+    static func begin(for scheduler: ScenarioScheduler, serving backend: ScriptedBackend) throws -> ScenarioTurn {
+        Capture.turn.lock()
+        do {
+            try RuntimeHooks.install()
+        } catch {
+            Capture.turn.unlock()
+            throw error
+        }
+        Capture.begin(scheduler)
+        let route = ScriptedURLProtocol.route(backend)
+        ScriptedURLProtocol.serveUnrouted(route)
+        return ScenarioTurn(route: route, scheduler: scheduler)
+    }
+
+    /// Gives the process back, once.
+    func end() {
+        ScriptedURLProtocol.serveUnrouted(nil)
+        ScriptedURLProtocol.unroute(route)
+        Capture.end(scheduler)
+        RuntimeHooks.remove()
+        Capture.turn.unlock()
+    }
+
+    /// Blocks the calling thread for good: its turn ended with the app's code still on its stack,
+    /// which must never run again (its clocks are real again, so this waits for real).
+    static func parkForever() -> Never {
+        let never = NSCondition()
+        never.lock()
+        while true { never.wait() }
+    }
+}
