@@ -21,6 +21,9 @@ public enum ScenarioCommandLine {
     /// Runs the command the process was started with, then exits with its status. This is the
     /// only place that reads the process's arguments and environment.
     public static func main(driver: any ScenarioDriver) async -> Never {
+        if let started = CommandLine.arguments.first, !started.isEmpty {
+            ScenarioCLI.programName = URL(fileURLWithPath: started).lastPathComponent
+        }
         let context = CLIContext(
             environment: ProcessInfo.processInfo.environment,
             stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,

@@ -102,14 +102,15 @@ enum CLIError: Error, Sendable, Equatable {
         if case .invalidTrace(let message) = self { return message + "\n" }
         var text = "error: \(message)\n"
         if exitCode == .usage {
-            let command = helpCommand.map { "scenario \($0) --help" } ?? "scenario --help"
+            let program = ScenarioCLI.programName
+            let command = helpCommand.map { "\(program) \($0) --help" } ?? "\(program) --help"
             text += "Run '\(command)' for usage.\n"
         }
         return text
     }
 
     private func qualified(_ command: String) -> String {
-        command == "scenario" ? command : "scenario \(command)"
+        command == ScenarioCLI.programName ? command : "\(ScenarioCLI.programName) \(command)"
     }
 
     private func didYouMean(_ suggestion: String?) -> String {

@@ -23,7 +23,7 @@ extension Command {
     static var allOptions: [OptionSpec] { options + [.help] }
 
     /// `scenario run`.
-    static var qualifiedName: String { "scenario \(name)" }
+    static var qualifiedName: String { "\(ScenarioCLI.programName) \(name)" }
 
     /// No positional arguments allowed.
     static func expectNoArguments(_ arguments: ParsedArguments) throws(CLIError) {

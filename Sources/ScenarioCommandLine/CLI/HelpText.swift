@@ -2,11 +2,12 @@
 enum HelpText {
     /// The top-level help.
     static func topLevel(commands: [any Command.Type], version: String) -> String {
+        let program = ScenarioCLI.programName
         var text = """
             OVERVIEW: Run scenario files against the session stack on a virtual clock (version \(version)).
 
-            USAGE: scenario <command> [options]
-                   scenario <command> --help
+            USAGE: \(program) <command> [options]
+                   \(program) <command> --help
 
             COMMANDS:
 

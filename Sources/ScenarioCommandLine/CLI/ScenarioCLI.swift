@@ -15,6 +15,10 @@ struct ScenarioCLI: Sendable {
     /// What the command runs with.
     let context: CLIContext
 
+    /// The name the program was started by, for usage lines and hints: a team's runner has a
+    /// name of its own. Set once, by ``ScenarioCommandLine/main(driver:)``, before anything runs.
+    nonisolated(unsafe) static var programName = "scenario"
+
     /// Runs the command line (without the program name) and returns the exit status.
     func main(_ arguments: [String]) async -> ExitCode {
         do {
@@ -51,7 +55,7 @@ struct ScenarioCLI: Sendable {
         guard let command = Self.commands.first(where: { $0.name == first }) else {
             if first.hasPrefix("-") {
                 let topLevel = ["--help", "-h", "--version"]
-                throw .unknownOption(first, command: "scenario", suggestion: Suggestion.closest(to: first, in: topLevel))
+                throw .unknownOption(first, command: Self.programName, suggestion: Suggestion.closest(to: first, in: topLevel))
             }
             throw .unknownCommand(first, suggestion: Suggestion.closest(to: first, in: Self.commands.map { $0.name } + ["help"]))
         }
