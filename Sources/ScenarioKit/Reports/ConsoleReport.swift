@@ -85,14 +85,17 @@ public struct ConsoleReport: Sendable {
         return out
     }
 
-    /// The closing lines: how many scenarios ran in what wall time, then
+    /// The closing lines: how many scenarios ran (of how many, when some were skipped) in what
+    /// wall time, then
     /// `Summary: N passed, N failed, N skipped` (errors count as failed there).
     public func summary(_ run: RunResult) -> String { summary(run.tally) }
 
     /// The closing lines for a run known by its counts.
     public func summary(_ tally: RunTally) -> String {
         let (passed, failed, errors, skipped) = (tally.passed, tally.failed, tally.errors, tally.skipped)
-        var first = "Ran \(tally.total) scenario\(tally.total == 1 ? "" : "s") in \(tally.wallTime.reportShortText)"
+        let ran = tally.total - skipped
+        let count = skipped > 0 ? "\(ran) of \(tally.total) scenarios" : "\(ran) scenario\(ran == 1 ? "" : "s")"
+        var first = "Ran \(count) in \(tally.wallTime.reportShortText)"
         if errors > 0 {
             first += " (\(failed) failed, \(errors) error\(errors == 1 ? "" : "s"))"
         }
