@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// An ``HTTPTransport`` over `URLSession`: the only place in the package that touches it.
-public struct URLSessionTransport: HTTPTransport {
+public struct URLSessionHTTPTransport: HTTPTransport {
     private let baseURL: URL
     private let session: URLSession
 

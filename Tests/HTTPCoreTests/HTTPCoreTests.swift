@@ -63,7 +63,7 @@ import Testing
         (.badURL, .other),
     ])
     func urlErrorsMapToTransportCodes(urlCode: URLError.Code, expected: TransportError.Code) {
-        #expect(URLSessionTransport.code(for: urlCode) == expected)
+        #expect(URLSessionHTTPTransport.code(for: urlCode) == expected)
     }
 }
 

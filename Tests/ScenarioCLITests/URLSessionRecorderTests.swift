@@ -59,7 +59,7 @@ import Testing
     @Test func anAppThatOwnsItsURLSessionRecordsAHARThatImportsAndRuns() async throws {
         let backend = try LoopbackServer(Self.contractBackend)
         let recorder = URLSessionRecorder()
-        let transport = URLSessionTransport(baseURL: backend.url, session: Self.appSession(recording: recorder))
+        let transport = URLSessionHTTPTransport(baseURL: backend.url, session: Self.appSession(recording: recorder))
         let stack = await SessionStack(environment: SessionEnvironment(transport: transport, clock: ContinuousClock(), now: { Date() }))
 
         let user = try await stack.auth.login(email: "ana@example.com", password: Self.password)

@@ -73,7 +73,7 @@ final class ScenarioRun: @unchecked Sendable {
         switch options.route {
         case .urlSession:
             transport = RoutedURLSessionTransport(
-                route: route, inner: URLSessionTransport(baseURL: baseURL, session: ScriptedURLProtocol.makeSession()),
+                route: route, inner: URLSessionHTTPTransport(baseURL: baseURL, session: ScriptedURLProtocol.makeSession()),
                 outsideWork: scheduler.outside)
         case .direct:
             transport = ScriptedTransport(backend: backend)

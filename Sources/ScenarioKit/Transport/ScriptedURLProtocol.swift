@@ -240,7 +240,7 @@ private final class RouteTable: @unchecked Sendable {
 /// and keeps it on the run's ``OutsideWork`` list until the answer is back with the caller.
 struct RoutedURLSessionTransport: HTTPTransport {
     let route: String
-    let inner: URLSessionTransport
+    let inner: URLSessionHTTPTransport
     let outsideWork: OutsideWork
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
