@@ -164,6 +164,18 @@ import Testing
         #expect(result.errorMessage?.contains("held by exchange 'gate' (released at step 'later')") == true, "\(result.errorMessage ?? "")")
     }
 
+    /// Copies of one action are named once, with their number.
+    @Test func stuckCopiesOfAnActionAreNamedOnce() async {
+        let scenario = Build.scenario(
+            exchanges: [Build.exchange("gate", path: "/x", times: 3, release: .atStep("later"))],
+            steps: [
+                Build.step(.perform(Build.call("get", ["path": "/x"]), parallel: 3, expect: nil)),
+                Build.step(.runUntilIdle, name: "later"),
+            ])
+        let result = await ScenarioRunner(driver: TestDriver()).run(scenario)
+        #expect(result.errorMessage?.hasPrefix("stuck: 'get' (×3) can never finish") == true, "\(result.errorMessage ?? "")")
+    }
+
     @Test func anActionAwaitingSomethingOutsideTheScenarioIsReportedNotHung() async {
         let result = await ScenarioRunner(driver: TestDriver()).run(
             Build.scenario(steps: [Build.step(.perform(Build.call("hang"), parallel: 1, expect: nil))]))

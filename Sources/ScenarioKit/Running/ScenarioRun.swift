@@ -258,7 +258,13 @@ final class ScenarioRun: @unchecked Sendable {
     }
 
     private func stuckMessage(_ pending: [PendingAction]) -> String {
-        let names = pending.map { "'\($0.call.action)'" }.joined(separator: ", ")
+        // Copies of one action are named once: 'request' (×12).
+        var counts: [String: Int] = [:]
+        let actions = pending.map(\.call.action).filter { action in
+            defer { counts[action, default: 0] += 1 }
+            return counts[action] == nil
+        }
+        let names = actions.map { counts[$0, default: 1] > 1 ? "'\($0)' (×\(counts[$0, default: 1]))" : "'\($0)'" }.joined(separator: ", ")
         let limit = VirtualClock.Instant.format(scenario.timeLimit)
         if clock.nextDeadline == nil {
             return "stuck: \(names) can never finish; nothing is scheduled on the clock. Waiting on: \(waitingSummary())"
