@@ -7,3 +7,9 @@ import Testing
 func scenario(_ file: ScenarioFile) async {
     await file.check(with: NotesDriver())
 }
+
+// The same scenarios with the stack's requests through URLSession's loading machinery.
+@Test(arguments: ScenarioFile.all(in: "Scenarios"))
+func scenarioOverURLSession(_ file: ScenarioFile) async {
+    await file.check(with: NotesDriver(), options: RunOptions(route: .urlSession))
+}
