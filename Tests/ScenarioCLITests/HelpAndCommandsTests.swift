@@ -22,6 +22,21 @@ struct HelpAndCommandsTests {
         #expect(viaHelp.stdout == (try ScenarioBinary.run([command, "--help"], in: folder.url)).stdout)
     }
 
+    /// A team's runner has a name of its own: usage lines and hints use the name it was started by.
+    @Test func usageNamesTheProgramAsItWasStarted() throws {
+        let folder = try TemporaryFolder()
+        let binary = try #require(ScenarioBinary.url)
+        let runner = folder.url.appendingPathComponent("notes-scenarios")
+        try FileManager.default.createSymbolicLink(at: runner, withDestinationURL: binary)
+        let typo = try ScenarioBinary.run(["rn"], in: folder.url, executable: runner)
+        #expect(typo.stderr.contains("Run 'notes-scenarios --help' for usage."), "\(typo.stderr)")
+        let option = try ScenarioBinary.run(["run", "--bogus"], in: folder.url, executable: runner)
+        #expect(option.stderr.contains("unknown option '--bogus' for 'notes-scenarios run'"), "\(option.stderr)")
+        #expect(option.stderr.contains("Run 'notes-scenarios run --help' for usage."), "\(option.stderr)")
+        let help = try ScenarioBinary.run(["run", "--help"], in: folder.url, executable: runner)
+        #expect(help.stdout.contains("USAGE: notes-scenarios run"), "\(help.stdout)")
+    }
+
     @Test func topLevelHelpListsCommandsAndExitCodes() throws {
         let folder = try TemporaryFolder()
         for arguments in [["--help"], ["-h"], ["help"]] {

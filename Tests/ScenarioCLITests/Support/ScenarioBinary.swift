@@ -55,10 +55,12 @@ enum ScenarioBinary {
         }
     }
 
-    /// Runs `scenario` with `arguments` in `directory`, with `NO_COLOR` and `GITHUB_ACTIONS`
-    /// removed from the environment unless `environment` sets them.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 120) throws -> CLIRun {
-        guard let url else {
+    /// Runs `scenario` (or `executable`, a link to it) with `arguments` in `directory`, with
+    /// `NO_COLOR` and `GITHUB_ACTIONS` removed from the environment unless `environment` sets them.
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: Double = 120, executable: URL? = nil
+    ) throws -> CLIRun {
+        guard let url = executable ?? url else {
             throw LocateError(searched: candidates().map(\.path))
         }
         let process = Process()
