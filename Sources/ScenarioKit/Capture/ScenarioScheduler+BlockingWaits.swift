@@ -68,7 +68,7 @@ extension ScenarioScheduler {
         }
         let waiter = currentQueue.map { "a block on \(DispatchWork.label(of: $0))" } ?? "code on the scenario's thread"
         limits.overrun(
-            "stuck: \(waiter) waited on \(what) \(past.0) and never returned. The app's queue blocks run on the scenario's thread, so a block that keeps waiting (a loop that sleeps) holds it for good: schedule each round with asyncAfter, a Timer or Task.sleep instead, or raise \(past.raise) if the wait is meant to be this long"
+            "stuck: \(waiter) waited on \(what) \(past.0) and has not returned. The app's queue blocks run on the scenario's thread, so a block that keeps waiting (a loop that sleeps) holds it for good: schedule each round with asyncAfter, a Timer or Task.sleep instead, or raise \(past.raise) if the wait is meant to be this long"
         )
     }
 }
