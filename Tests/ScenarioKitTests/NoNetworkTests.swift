@@ -60,6 +60,8 @@ import Testing
         let url: URL
         /// Whether the stack builds its session from the driver context's configuration.
         var routed = true
+        /// A session the app made before the run (a shared one), used instead.
+        var madeBefore: URLSession?
         var name: String { "Probe" }
         var actions: [ActionSpec] {
             [ActionSpec("send", "GET the probe URL from a queue or a Thread", arguments: [ArgumentSpec("via", .string, "queue or thread")])]
@@ -69,7 +71,7 @@ import Testing
         func makeSession(_ context: DriverContext) async throws -> any DriverSession {
             // The app's own configuration lists URLSession's HTTP loading first.
             let configuration = routed ? context.urlSessionConfiguration() : .ephemeral
-            return ProbeSession(session: URLSession(configuration: configuration), url: url)
+            return ProbeSession(session: madeBefore ?? URLSession(configuration: configuration), url: url)
         }
     }
 
@@ -82,7 +84,8 @@ import Testing
             let fromThread = arguments["via"]?.stringValue == "thread"
             let status: Int = await withCheckedContinuation { continuation in
                 let send: @Sendable () -> Void = {
-                    session.dataTask(with: url) { _, response, _ in
+                    // A held-back transfer ends at its timeout, after the run.
+                    session.dataTask(with: URLRequest(url: url, timeoutInterval: 2)) { _, response, _ in
                         continuation.resume(returning: (response as? HTTPURLResponse)?.statusCode ?? -1)
                     }.resume()
                 }
@@ -97,11 +100,15 @@ import Testing
     }
 
     private func probe(via: String, listener: Listener, routed: Bool = true) async throws -> ScenarioResult {
-        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/probe"))
+        try await probe(via: via, url: #require(URL(string: "http://127.0.0.1:\(listener.port)/probe")), routed: routed)
+    }
+
+    private func probe(via: String, url: URL, routed: Bool, madeBefore: URLSession? = nil) async throws -> ScenarioResult {
         let scenario = Build.scenario(
             exchanges: [Build.exchange("probe", path: "/probe", status: 204)],
             steps: [Build.step(.perform(Build.call("send", ["via": .string(via)]), parallel: 1, expect: .value(["status": 204])))])
-        return await ScenarioRunner(driver: ProbeDriver(url: url, routed: routed), options: RunOptions(route: .urlSession)).run(scenario)
+        let driver = ProbeDriver(url: url, routed: routed, madeBefore: madeBefore)
+        return await ScenarioRunner(driver: driver, options: RunOptions(route: .urlSession)).run(scenario)
     }
 
     @Test func aRoutedSessionsRequestFromAQueueReachesItsRunAndNoSocket() async throws {
@@ -132,6 +139,38 @@ import Testing
         #expect(result.errorMessage?.contains(held) == true, "\(result.explanation)")
         try await Task.sleep(for: .milliseconds(100))
         #expect(listener.connections() == 0)
+    }
+
+    /// Beside other tests, a session made before the run sending from a thread of the app's own
+    /// is not the scenario's, yet while a scenario runs its transfer is held back too, and fails
+    /// that run. (`.invalid` never resolves: were it not held back, the request would fail with a
+    /// lookup error, not this message.)
+    @Test func aSessionThatDoesNotRouteIsHeldBackFromAnyThreadWhileAScenarioRuns() async throws {
+        let url = try #require(URL(string: "http://probe.invalid/probe?token=s3cret"))
+        let shared = URLSession(configuration: .ephemeral)
+        defer { shared.invalidateAndCancel() }
+        let result = try await probe(via: "thread", url: url, routed: false, madeBefore: shared)
+        #expect(result.status == .error)
+        let held = "escaped: GET http://probe.invalid/probe was held back before it reached the network"
+        #expect(result.errorMessage?.contains(held) == true, "\(result.explanation)")
+        #expect(result.errorMessage?.contains("s3cret") == false)
+    }
+
+    /// Loopback is where other tests' own servers listen: from a thread of the app's own, a
+    /// transfer there goes on (from the runner it is held back, above).
+    @Test func aThreadsTransferToLoopbackGoesOn() async throws {
+        let listener = try Listener()
+        let shared = URLSession(configuration: .ephemeral)
+        defer { shared.invalidateAndCancel() }
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/probe"))
+        let result = try await probe(via: "thread", url: url, routed: false, madeBefore: shared)
+        #expect(result.errorMessage?.contains("held back") != true, "\(result.explanation)")
+        var seen = 0
+        for _ in 0..<200 where seen == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+            seen = listener.connections()
+        }
+        #expect(seen > 0)
     }
 
     @Test func aRoutedSessionOfAnEndedRunFailsWithoutASocket() async throws {

@@ -47,6 +47,9 @@ enum Capture {
     /// The running scenario, in a process that runs nothing but scenarios.
     static var wholeProcessScenario: ScenarioScheduler? { lock.withLock { wholeProcess ? running : nil } }
 
+    /// The running scenario, if any, in any process (scenarios take turns, so there is one).
+    static var runningScenario: ScenarioScheduler? { lock.withLock { running } }
+
     /// Makes `scheduler` the running scenario, owned by the calling thread.
     static func begin(_ scheduler: ScenarioScheduler) {
         DispatchCapture.install()

@@ -175,20 +175,30 @@ enum DispatchCapture {
         return nil
     }
 
-    /// Whether a libcurl transfer about to start is a running scenario's, held back before it
-    /// opens a socket (the task waits for its timeout; the run fails on the escape). Routed
-    /// requests never reach libcurl: this one came from a session that does not route (built
-    /// from a configuration of the stack's own, which lists URLSession's HTTP loading first).
-    /// It is the scenario's when it starts on the runner thread, or, in a process that runs only
-    /// scenarios, from anywhere; elsewhere it may be another test's real request and goes on.
+    /// Whether a libcurl transfer about to start is held back before it opens a socket (the task
+    /// waits for its timeout; the run fails on the escape). Routed requests never reach libcurl:
+    /// this one came from a session that does not route (built from a configuration of the
+    /// stack's own, which lists URLSession's HTTP loading first). It is held back when it starts
+    /// on the runner thread, or, while a scenario runs, from any thread: in a process that runs
+    /// only scenarios, wherever it goes, and beside other tests (`swift test`) unless it goes to
+    /// loopback, where those tests' own servers listen. The running scenario fails with it.
     private static func holdsBack(_ easy: UnsafeMutableRawPointer?) -> Bool {
-        guard let scheduler = Capture.currentScheduler ?? Capture.wholeProcessScenario else { return false }
+        let raw = easy.flatMap(ssdc_transfer_url).map { String(cString: $0) }
+        let running = Capture.wholeProcessScenario ?? (raw.map(isLoopback) == true ? nil : Capture.runningScenario)
+        guard let scheduler = Capture.currentScheduler ?? running else { return false }
         let method = easy.flatMap(ssdc_transfer_method).map { String(cString: $0) } ?? "a request to"
-        let url = easy.flatMap(ssdc_transfer_url).map { Self.withoutQuery(String(cString: $0)) } ?? "the network"
+        let url = raw.map(Self.withoutQuery) ?? "the network"
         scheduler.noteEscape(
             "\(method) \(url) was held back before it reached the network: it came from a URLSession that does not route to the scenario (build it from the driver context's urlSessionConfiguration())"
         )
         return true
+    }
+
+    /// Whether a URL names this machine (`localhost`, 127.0.0.0/8, `::1`).
+    static func isLoopback(_ url: String) -> Bool {
+        guard let host = URLComponents(string: url)?.host?.lowercased() else { return false }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || bare.hasPrefix("127.")
     }
 
     /// A URL without its query, fragment and user info, which may carry secrets.

@@ -201,6 +201,8 @@ final class ScenarioRun: @unchecked Sendable {
                     try settle()
                     continue
                 }
+                // What escaped meanwhile (a request another thread sent, held back) says more than "stuck".
+                try settle()
                 throw Abort(message: stuckMessage(actions.filter { $0.result == nil }), location: step.location)
             }
             try advance(to: next)
