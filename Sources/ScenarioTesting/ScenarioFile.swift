@@ -1,7 +1,6 @@
 #if canImport(Testing)
     import Foundation
-    // A test file needs no other import for what `check` takes and gives (`RunOptions`, `ScenarioResult`).
-    @_exported import ScenarioKit
+    import ScenarioKit
     import Testing
 
     /// One scenario file of a folder, as the argument of a parameterized test: its id is what the

@@ -1,4 +1,5 @@
 import NotesDriver
+import ScenarioKit  // RunOptions
 import ScenarioTesting
 import Testing
 
