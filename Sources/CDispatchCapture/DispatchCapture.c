@@ -71,6 +71,7 @@ typedef int32_t (*cf_run_fn)(void *, double, unsigned char);
 typedef double (*cf_now_fn)(void);
 typedef const void *(*cf_retain_fn)(const void *);
 typedef void (*cf_release_fn)(const void *);
+typedef unsigned char (*cf_is_main_fn)(void);
 typedef int (*nanosleep_fn)(const struct timespec *, struct timespec *);
 typedef int (*usleep_fn)(useconds_t);
 typedef unsigned (*sleep_fn)(unsigned);
@@ -113,6 +114,7 @@ static struct {
     cf_retain_fn cf_retain;
     cf_release_fn cf_release;
     void **cf_common_modes, **cf_default_mode;
+    cf_is_main_fn cf_is_main_thread;
     // The C library's sleeps: the program's own calls to them are rebound too.
     nanosleep_fn nanosleep;
     usleep_fn usleep;
@@ -234,7 +236,7 @@ static __thread int64_t anchor_wall;
 // Virtual time the runner's `Thread.sleep`s took: Foundation's monotonic readings run ahead of
 // the real clock by it, so the sleep loop, which counts on them, sees its end and stops.
 static __thread int64_t slept_ahead;
-static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound, waits_rebound, program_sleeps_rebound;
+static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound, waits_rebound, program_sleeps_rebound, main_thread_rebound;
 
 static int64_t real_nanoseconds(clockid_t clock) {
     struct timespec spec;
@@ -357,6 +359,14 @@ static int my_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex, const
     return step_unlocked(mutex, left) == SSDC_STEP_TIMED_OUT ? ETIMEDOUT : 0;
 }
 
+// `Thread.isMainThread` on a runner running main-queue work (a main-queue block, a main-actor
+// job): yes, as on iOS, so `assert(Thread.isMainThread)` holds and `OperationQueue.current` is
+// the main queue (a `NotificationCenter` post to a main-queue observer then runs it inline).
+static unsigned char my_cf_is_main_thread(void) {
+    if (virtual_elapsed && handlers.on_main()) return 1;
+    return real.cf_is_main_thread();
+}
+
 void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start) {
     anchor_monotonic = real_nanoseconds(CLOCK_MONOTONIC);
     anchor_boottime = real_nanoseconds(CLOCK_BOOTTIME);
@@ -384,6 +394,8 @@ int ssdc_virtual_waits_available(void) { return waits_rebound; }
 
 int ssdc_virtual_program_sleeps_available(void) { return program_sleeps_rebound; }
 
+int ssdc_main_thread_available(void) { return main_thread_rebound; }
+
 int ssdc_program_defines_sleeps(void) {
     Dl_info sleeps, capture;
     if (!real.usleep || !dladdr((void *)real.usleep, &sleeps) || !dladdr((void *)ssdc_install, &capture)) return 0;
@@ -405,7 +417,7 @@ struct rebinding {
 // their part of it works.
 static int dispatch_slots;
 // What the libcurl and CoreFoundation replacements call, found by find_real.
-static int curl_found, cf_timers_found;
+static int curl_found, cf_timers_found, cf_main_found;
 
 // What each library's table sends where: the Dispatch module's calls into libdispatch, the clock
 // readings of Swift Concurrency and Foundation, FoundationNetworking's start of a libcurl transfer,
@@ -462,7 +474,8 @@ static struct rebinding concurrency_rebindings[] = {
     {"clock_gettime", (void *)my_clock_gettime, &clocks_rebound, NULL},
 };
 
-// Foundation's wall clock (both libraries), and how a `Timer` joins a run loop (libFoundation).
+// Foundation's wall clock (both libraries); how a `Timer` joins a run loop, sleeps, condition
+// waits and which thread is the main one (libFoundation).
 static struct rebinding foundation_rebindings[] = {
     {"clock_gettime", (void *)my_wall_clock_gettime, &dates_rebound, NULL},
     {"gettimeofday", (void *)my_gettimeofday, &dates_rebound, NULL},
@@ -471,6 +484,7 @@ static struct rebinding foundation_rebindings[] = {
     {"nanosleep", (void *)my_nanosleep, &waits_rebound, NULL},
     {"pthread_cond_wait", (void *)my_cond_wait, &waits_rebound, NULL},
     {"pthread_cond_timedwait", (void *)my_cond_timedwait, &waits_rebound, NULL},
+    {"_CFIsMainThread", (void *)my_cf_is_main_thread, &main_thread_rebound, &cf_main_found},
 };
 static const size_t wall_clock_rebindings = 3;
 
@@ -650,7 +664,9 @@ static int find_real(void) {
     FIND_CF(cf_release, "CFRelease")
     FIND_CF(cf_common_modes, "kCFRunLoopCommonModes")
     FIND_CF(cf_default_mode, "kCFRunLoopDefaultMode")
+    FIND_CF(cf_is_main_thread, "_CFIsMainThread")
 #undef FIND_CF
+    cf_main_found = real.cf_is_main_thread != NULL;
     cf_timers_found = real.cf_add_timer && real.cf_remove_timer && real.cf_timer_next_fire && real.cf_timer_interval &&
                       real.cf_timer_set_next_fire && real.cf_timer_is_valid && real.cf_equal && real.cf_current_loop &&
                       real.cf_run_in_mode && real.cf_now && real.cf_retain && real.cf_release && real.cf_common_modes &&
@@ -791,6 +807,7 @@ int ssdc_virtual_dates_available(void) { return 0; }
 int ssdc_virtual_waits_available(void) { return 0; }
 int ssdc_virtual_program_sleeps_available(void) { return 0; }
 int ssdc_program_defines_sleeps(void) { return 0; }
+int ssdc_main_thread_available(void) { return 0; }
 double ssdc_timer_next_fire(void *timer) { return 0; }
 double ssdc_timer_interval(void *timer) { return 0; }
 int ssdc_timer_is_valid(void *timer) { return 0; }

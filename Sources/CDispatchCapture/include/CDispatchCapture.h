@@ -45,6 +45,9 @@ typedef struct {
     /// `limit` nanoseconds of virtual time (-1: no limit): the scenario takes one step and says
     /// which (an SSDC_STEP_ value).
     int (*blocked)(int64_t limit);
+    /// Whether a thread with virtual clocks (a runner) is running main-queue work: Foundation's
+    /// `Thread.isMainThread` (CoreFoundation's `_CFIsMainThread`) then answers yes, as on iOS.
+    int (*on_main)(void);
 } ssdc_handlers;
 
 /// What one step of a scenario did while its runner was blocked.
@@ -97,6 +100,8 @@ int ssdc_virtual_clocks_available(void);
 int ssdc_virtual_dates_available(void);
 /// Whether Foundation's sleeps and condition waits (`Thread.sleep`, `NSCondition`) were redirected.
 int ssdc_virtual_waits_available(void);
+/// Whether Foundation's `Thread.isMainThread` was redirected (see `on_main`).
+int ssdc_main_thread_available(void);
 /// Whether the program's own calls to `usleep`, `sleep` and `nanosleep` were redirected.
 int ssdc_virtual_program_sleeps_available(void);
 /// Whether the program itself defines those sleeps (a sanitizer's runtime does): its calls then

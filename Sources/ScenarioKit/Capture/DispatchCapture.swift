@@ -38,6 +38,7 @@ enum DispatchCapture {
         handlers.run_loop_timer = { timer, mode in RunLoopTimer.take(timer, mode: mode) ? 1 : 0 }
         handlers.sleep = { nanoseconds in sleepOnVirtualTime(nanoseconds) ? 1 : 0 }
         handlers.blocked = { limit in stepWhileBlocked(limit: limit) }
+        handlers.on_main = { Capture.currentScheduler?.currentQueue == mainQueue ? 1 : 0 }
         return ssdc_install(&handlers) == 0
     }()
 
@@ -61,6 +62,10 @@ enum DispatchCapture {
     /// linked into it) sleep on virtual time on a runner (Linux, not under a sanitizer, whose
     /// runtime defines them in the program: see ``programDefinesSleeps``).
     static let hasVirtualProgramSleeps: Bool = installed && ssdc_virtual_program_sleeps_available() != 0
+
+    /// Whether `Thread.isMainThread` answers yes on a runner running main-queue work (Linux, with
+    /// Foundation linked dynamically).
+    static let hasMainThreadAnswer: Bool = installed && ssdc_main_thread_available() != 0
 
     /// Whether the program defines the C library's sleeps itself, as a sanitizer's runtime does.
     static let programDefinesSleeps: Bool = ssdc_program_defines_sleeps() != 0
