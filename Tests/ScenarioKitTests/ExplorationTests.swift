@@ -35,6 +35,8 @@ import Testing
         let index = try #require(Int(note.split(separator: ":").last?.prefix { $0.isNumber } ?? ""))
         let replayed = await explore(scenario(action, expect), .replay(JobSchedule(seed: 7, index: index)))
         #expect(replayed.status == .failed)
+        let replayNote = try #require(replayed.steps.first?.assertions.first?.message)
+        #expect(replayNote.contains("not under the first-in-first-out order"), "\(replayNote)")
         for _ in 0..<5 {
             let again = await explore(scenario(action, expect), .replay(JobSchedule(seed: 7, index: index)))
             #expect(again.transcript == replayed.transcript)
@@ -51,6 +53,16 @@ import Testing
         let note = try #require(result.steps.first?.assertions.first?.message)
         #expect(note.contains("replay it with REPLAY=7:"), "\(note)")
         #expect(!note.contains("--replay-schedule"), "\(note)")
+    }
+
+    /// A replayed schedule of a scenario that fails in the first-in-first-out order as well says so.
+    @Test func aReplayOfAScenarioThatAlwaysFailsSaysTheDefaultOrderFailsToo() async throws {
+        let failing = Build.scenario(
+            steps: [Build.step(.perform(Build.call("blockedTwice"), parallel: 1, expect: .ok))], expect: Expectations(alerts: []))
+        let replayed = await explore(failing, .replay(JobSchedule(seed: 7, index: 3)))
+        #expect(replayed.status == .failed)
+        let note = try #require(replayed.steps.first?.assertions.first?.message)
+        #expect(note.contains("failed under schedule 3 (seed 7), as under the first-in-first-out order"), "\(note)")
     }
 
     @Test func aSchedulePrintsAndParsesTheSameWay() {

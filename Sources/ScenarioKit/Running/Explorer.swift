@@ -27,7 +27,9 @@ struct Explorer: Sendable {
             explored.schedule = schedule
             var result = await ScenarioRunner(driver: driver, options: explored).run(scenario)
             result.wallTime += first.wallTime
-            if result.status != .passed { annotate(&result, schedule, of: nil, scenario: scenario) }
+            if result.status != .passed {
+                annotate(&result, schedule, of: nil, failsFirstInFirstOut: first.status != .passed, scenario: scenario)
+            }
             return result
         case .schedules(let count, let seed):
             guard first.status == .passed, count > 1 else {
@@ -42,7 +44,7 @@ struct Explorer: Sendable {
                 if result.status != .passed {
                     result.wallTime = wallTime
                     result.schedules = index + 1
-                    annotate(&result, explored.schedule, of: count, scenario: scenario)
+                    annotate(&result, explored.schedule, of: count, failsFirstInFirstOut: false, scenario: scenario)
                     return result
                 }
             }
@@ -52,11 +54,15 @@ struct Explorer: Sendable {
         }
     }
 
-    /// Says which schedule failed and how to replay it, at the top of the result.
-    private func annotate(_ result: inout ScenarioResult, _ schedule: JobSchedule, of count: Int?, scenario: Scenario) {
+    /// Says which schedule failed, whether the first-in-first-out order fails too, and how to
+    /// replay it, at the top of the result.
+    private func annotate(
+        _ result: inout ScenarioResult, _ schedule: JobSchedule, of count: Int?, failsFirstInFirstOut: Bool, scenario: Scenario
+    ) {
         let which = count.map { "schedule \(schedule.index) of \($0)" } ?? "schedule \(schedule.index)"
+        let order = failsFirstInFirstOut ? "as under the first-in-first-out order" : "not under the first-in-first-out order"
         let note =
-            "failed under \(which) (seed \(schedule.seed)), not under the first-in-first-out order; replay it with \(replayAdvice?(schedule) ?? "--replay-schedule \(schedule)")"
+            "failed under \(which) (seed \(schedule.seed)), \(order); replay it with \(replayAdvice?(schedule) ?? "--replay-schedule \(schedule)")"
         if let message = result.errorMessage {
             result.errorMessage = note + ": " + message
         } else {
