@@ -45,6 +45,10 @@ import Testing
     @Test func anExpectedEmptyObjectFailsForAnObjectWithMembers() async throws {
         try await expectRight(
             set("profile", "{}"), wrong: set("profile", #"{ "name": "Ada" }"#), against: #"{ "state": { "profile": {} } }"#)
+        // The actual side shows the members the empty object was not to have.
+        let failing = try await outcome(set("profile", #"{ "name": "Ada" }"#), #"{ "state": { "profile": {} } }"#)
+        let assertion = try #require(failing.failures.first)
+        #expect(assertion.actual?.contains("\"name\": \"Ada\"") == true, "\(assertion.actual ?? "")")
     }
 
     @Test func anExpectedEmptyArrayFailsForAnArrayWithElements() async throws {

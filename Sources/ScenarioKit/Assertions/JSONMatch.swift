@@ -50,9 +50,12 @@ public enum JSONMatch {
     }
 
     /// The actual value cut down to the shape of the expected one, so a diff shows only what
-    /// was asked about: object keys the expectation does not name are left out.
+    /// was asked about: object keys the expectation does not name are left out, except under an
+    /// expected `{}`, which asks about every key.
     public static func project(_ actual: JSONValue?, onto expected: JSONValue) -> JSONValue {
         switch (expected, actual) {
+        case (.object(let want), .object?) where want.isEmpty:
+            return actual ?? .null
         case (.object(let want), .object(let have)?):
             var out = JSONObject()
             for member in want {
