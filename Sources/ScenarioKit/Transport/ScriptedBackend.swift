@@ -38,6 +38,8 @@ public final class ScriptedBackend: @unchecked Sendable {
     private let clock: VirtualClock
     private var uses: [Int]
     private var held: [[Held]]
+    /// Requests their clients gave up on (see ``cancelledByClient(_:)``).
+    private var givenUp: Set<Int> = []
     /// Answers waiting on virtual latency, by request number.
     private var delayed: [Int: Held] = [:]
     private var reachedSteps: Set<String> = []
@@ -103,10 +105,11 @@ public final class ScriptedBackend: @unchecked Sendable {
             .utf8)
 
     /// Takes a request and answers it through `respond`, now or later. `tag` names the request
-    /// on the URLSession route.
-    func handle(_ request: HTTPRequest, tag: Int? = nil, respond: @escaping Respond) {
+    /// on the URLSession route. Returns the request's number.
+    @discardableResult
+    func handle(_ request: HTTPRequest, tag: Int? = nil, respond: @escaping Respond) -> Int {
         var toSend: [(Held, Duration)] = []
-        lock.withLock {
+        let number = lock.withLock { () -> Int in
             unanswered += 1
             let number = log.count + 1
             let candidate = MatchCandidate(request)
@@ -125,7 +128,7 @@ public final class ScriptedBackend: @unchecked Sendable {
                 let response = HTTPResponse(
                     status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
                 toSend.append((Held(number: number, reply: .response(response), respond: respond, tag: tag), .zero))
-                return
+                return number
             }
             uses[index] += 1
             let exchange = exchanges[index]
@@ -143,8 +146,25 @@ public final class ScriptedBackend: @unchecked Sendable {
                 tag.map { outsideWork?.park($0) }
                 transcript.append("\(stamp())#\(number) ⏸ held by '\(exchange.id)' (\(Self.describe(release)))")
             }
+            return number
         }
         for (answer, latency) in toSend { deliver(answer, after: latency) }
+        return number
+    }
+
+    /// The client gave request `number` up before its answer reached it (the app cancelled its
+    /// URLSession task): the transcript says so now, the invariants see the request as no longer
+    /// away, and the answer it would have got, held or on its way, is dropped.
+    package func cancelledByClient(_ number: Int) {
+        lock.withLock {
+            guard number >= 1, number <= answers.count, answers[number - 1] == nil, givenUp.insert(number).inserted else { return }
+            unanswered -= 1
+            events += 1
+            answers[number - 1] = RunRecord.Answer(
+                status: nil, fault: TransportError.Code.cancelled.rawValue, at: clock.now.offset, order: events)
+            transcript.append("\(stamp())#\(number) ✗ cancelled by the app")
+            delayed.removeValue(forKey: number)
+        }
     }
 
     /// Releases answers held until the step named `name`.
@@ -265,8 +285,7 @@ public final class ScriptedBackend: @unchecked Sendable {
     }
 
     private func answerNow(_ answer: Held) {
-        lock.withLock { unanswered -= 1 }
-        record(answer.reply, number: answer.number)
+        guard record(answer.reply, number: answer.number) else { return }
         switch answer.reply {
         case .response(let response):
             answer.respond(.success(response))
@@ -275,8 +294,11 @@ public final class ScriptedBackend: @unchecked Sendable {
         }
     }
 
-    private func record(_ reply: Reply, number: Int) {
+    /// Logs the answer to request `number`; `false` when its client gave it up first.
+    private func record(_ reply: Reply, number: Int) -> Bool {
         lock.withLock {
+            guard !givenUp.contains(number) else { return false }
+            unanswered -= 1
             events += 1
             switch reply {
             case .response(let response):
@@ -286,13 +308,14 @@ public final class ScriptedBackend: @unchecked Sendable {
                 answers[number - 1] = RunRecord.Answer(status: nil, fault: code.rawValue, at: clock.now.offset, order: events)
             }
             // Unmatched requests already have their line ("no exchange matches; answered 404").
-            guard let served = log[number - 1].exchangeID else { return }
+            guard let served = log[number - 1].exchangeID else { return true }
             switch reply {
             case .response(let response):
                 transcript.append("\(stamp())#\(number) ← \(response.status) via \(served)\(Self.describeBody(response.body))")
             case .fault(let code):
                 transcript.append("\(stamp())#\(number) ← fault \(code.rawValue) via \(served)")
             }
+            return true
         }
     }
 

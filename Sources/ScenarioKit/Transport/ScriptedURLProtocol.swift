@@ -96,6 +96,8 @@ public class ScriptedURLProtocol: URLProtocol {
     /// Whether URLSession still wants this load's answer: once it stops the load (the task was
     /// cancelled), the answer must not reach the client, which no longer knows the task.
     private let handOff = HandOff()
+    /// Tells the backend the client gave the request up (set once loading starts).
+    private var giveUp: (() -> Void)?
 
     override public func startLoading() {
         let urlRequest = self.request
@@ -125,7 +127,7 @@ public class ScriptedURLProtocol: URLProtocol {
         let isHandedOn = Self.handedOnProbe(for: task)
         let handOff = self.handOff
         handOff.arm { ownTag.map { outside?.delivered($0, isHandedOn: isHandedOn) } }
-        backend.handle(request, tag: tag) { result in
+        let number = backend.handle(request, tag: tag) { result in
             // Counted before URLSession sees the answer, so its pick-up cannot come first.
             guard handOff.take() else { return }
             switch result {
@@ -141,12 +143,14 @@ public class ScriptedURLProtocol: URLProtocol {
                 client?.urlProtocol(loader, didFailWithError: URLError(error.code.urlErrorCode))
             }
         }
+        giveUp = { backend.cancelledByClient(number) }
     }
 
-    /// URLSession stopped the load (a cancelled task): it tells the app itself, so the request
-    /// counts as handed back now, and a later answer from the backend is dropped.
+    /// URLSession stopped the load: after the answer, or before it, for a cancelled task, which
+    /// URLSession tells the app about itself. Then the request counts as handed back now, and the
+    /// backend logs the cancel and drops the answer.
     override public func stopLoading() {
-        _ = handOff.take()
+        if handOff.take() { giveUp?() }
     }
 
     /// Whether URLSession is done handing a task's answer on. FoundationNetworking marks a task

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import ScenarioKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request the app cancels before its answer came is logged as cancelled when it is, and the
+/// answer it would have got is dropped: the transcript does not show it answered later, and the
+/// invariants do not count it as away.
+@Suite struct CancelledRequestTests {
+    struct CancellingDriver: ScenarioDriver {
+        var name: String { "Cancelling" }
+        var actions: [ActionSpec] {
+            [
+                ActionSpec("cancelAfterATenth", "GET /slow through a session of the driver's configuration, cancel it 0.1 s later"),
+                ActionSpec("cancelThenAgain", "the same, then GET /slow again and wait for its answer"),
+                ActionSpec("cancelTransportAfterATenth", "GET /slow through the context's transport, cancel the task 0.1 s later"),
+            ]
+        }
+        var givenKeys: [GivenSpec] { [] }
+        func makeSession(_ context: DriverContext) async throws -> any DriverSession {
+            CancellingSession(
+                session: URLSession(configuration: context.urlSessionConfiguration()), base: context.baseURL, transport: context.transport)
+        }
+    }
+
+    struct CancellingSession: ActionOnlySession {
+        let session: URLSession
+        let base: URL
+        let transport: any HTTPTransport
+
+        func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
+            if action == "cancelTransportAfterATenth" {
+                let transport = self.transport
+                let request = Task { try await transport.send(HTTPRequest(method: .get, path: "/slow")) }
+                try? await Task.sleep(for: .milliseconds(100))
+                request.cancel()
+                do {
+                    _ = try await request.value
+                    return .value(["answered": true])
+                } catch {
+                    return .error(["code": (error as? TransportError)?.code == .cancelled ? "cancelled" : .string("\(error)")])
+                }
+            }
+            let slow = base.appendingPathComponent("slow")
+            let request = Task { try await session.data(from: slow) }
+            try? await Task.sleep(for: .milliseconds(100))
+            request.cancel()
+            do {
+                _ = try await request.value
+                return .value(["answered": true])
+            } catch {
+                let code = (error as? URLError)?.code == .cancelled ? "cancelled" : "\(error)"
+                guard action == "cancelThenAgain", code == "cancelled" else { return .error(["code": .string(code)]) }
+                return (try? await session.data(from: slow)) == nil ? .error(["code": "failed"]) : .value(["answered": true])
+            }
+        }
+    }
+
+    private func scenario(_ action: String = "cancelAfterATenth") -> Scenario {
+        Build.scenario(
+            exchanges: [Build.exchange("slow", path: "/slow", latency: .seconds(2))],
+            steps: [
+                Build.step(.perform(Build.call(action), parallel: 1, expect: .error(["code": "cancelled"]))),
+                Build.step(.advance(.seconds(5))),
+            ])
+    }
+
+    /// The cancelled request is no longer away once cancelled: sending it again is one in flight.
+    @Test func aCancelledRequestIsNotAwayAnyMore() async {
+        var scenario = Build.scenario(
+            exchanges: [Build.exchange("slow", path: "/slow", times: 2, latency: .seconds(2))],
+            steps: [Build.step(.perform(Build.call("cancelThenAgain"), parallel: 1, expect: .value(["answered": true])))])
+        scenario.invariants = [
+            Invariant(
+                id: "one-at-a-time", description: "",
+                rule: .maxInFlight(requests: RequestMatcher(method: .get, path: .exact("/slow")), max: 1),
+                location: ScenarioLocation(file: "invariants.json", line: 1, column: 1, path: "$"))
+        ]
+        let result = await ScenarioRunner(driver: CancellingDriver()).run(scenario)
+        #expect(result.status == .passed, "\(result.explanation)")
+    }
+
+    @Test(arguments: [RunOptions.Route.direct, .urlSession])
+    func aCancelledRequestIsLoggedWhenItIsCancelledAndNeverAnswered(route: RunOptions.Route) async {
+        for action in ["cancelAfterATenth", "cancelTransportAfterATenth"] {
+            let result = await ScenarioRunner(driver: CancellingDriver(), options: RunOptions(route: route)).run(scenario(action))
+            #expect(result.status == .passed, "\(action): \(result.explanation)")
+            #expect(result.transcript.contains("[0.100s] #1 ✗ cancelled by the app"), "\(action): \(result.transcript)")
+            #expect(!result.transcript.contains { $0.contains("#1 ←") }, "\(action): \(result.transcript)")
+        }
+    }
+}
