@@ -33,31 +33,32 @@ import Testing
         let base: URL
         let transport: any HTTPTransport
 
-        func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
-            if action == "cancelTransportAfterATenth" {
-                let transport = self.transport
-                let request = Task { try await transport.send(HTTPRequest(method: .get, path: "/slow")) }
-                try? await Task.sleep(for: .milliseconds(100))
-                request.cancel()
-                do {
-                    _ = try await request.value
-                    return .value(["answered": true])
-                } catch {
-                    return .error(["code": (error as? TransportError)?.code == .cancelled ? "cancelled" : .string("\(error)")])
-                }
-            }
-            let slow = base.appendingPathComponent("slow")
-            let request = Task { try await session.data(from: slow) }
+        /// Sends, cancels the task 0.1 s later, and says how the send ended: `nil` when answered.
+        private func cancelAfterATenth(_ send: @escaping @Sendable () async throws -> Void) async -> String? {
+            let request = Task { try await send() }
             try? await Task.sleep(for: .milliseconds(100))
             request.cancel()
             do {
-                _ = try await request.value
-                return .value(["answered": true])
+                try await request.value
+                return nil
             } catch {
-                let code = (error as? URLError)?.code == .cancelled ? "cancelled" : "\(error)"
-                guard action == "cancelThenAgain", code == "cancelled" else { return .error(["code": .string(code)]) }
-                return (try? await session.data(from: slow)) == nil ? .error(["code": "failed"]) : .value(["answered": true])
+                let cancelled = (error as? URLError)?.code == .cancelled || (error as? TransportError)?.code == .cancelled
+                return cancelled ? "cancelled" : "\(error)"
             }
+        }
+
+        func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
+            let (session, transport) = (self.session, self.transport)
+            let slow = base.appendingPathComponent("slow")
+            let code: String?
+            if action == "cancelTransportAfterATenth" {
+                code = await cancelAfterATenth { _ = try await transport.send(HTTPRequest(method: .get, path: "/slow")) }
+            } else {
+                code = await cancelAfterATenth { _ = try await session.data(from: slow) }
+            }
+            guard let code else { return .value(["answered": true]) }
+            guard action == "cancelThenAgain", code == "cancelled" else { return .error(["code": .string(code)]) }
+            return (try? await session.data(from: slow)) == nil ? .error(["code": "failed"]) : .value(["answered": true])
         }
     }
 
