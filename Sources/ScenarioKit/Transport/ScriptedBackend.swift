@@ -153,7 +153,7 @@ public final class ScriptedBackend: @unchecked Sendable {
     }
 
     /// The client gave request `number` up before its answer reached it (the app cancelled its
-    /// URLSession task): the transcript says so now, the invariants see the request as no longer
+    /// URLSession task, or the task awaiting the direct transport): the transcript says so now, the invariants see the request as no longer
     /// away, and the answer it would have got, held or on its way, is dropped.
     package func cancelledByClient(_ number: Int) {
         lock.withLock {
