@@ -15,7 +15,7 @@ public struct ScriptedTransport: HTTPTransport {
         let pending = PendingAnswer()
         let backend = self.backend
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<HTTPResponse, any Error>) in
                 guard pending.begin(continuation) else { return }
                 let number = backend.handle(request) { result in pending.finish(result.mapError { $0 as any Error }) }
                 pending.sent(as: number) { backend.cancelledByClient($0) }
@@ -26,10 +26,12 @@ public struct ScriptedTransport: HTTPTransport {
     }
 }
 
-/// One request's answer, which the task awaiting it may give up first.
+/// One request's answer, which the task awaiting it may give up first. It resumes the
+/// continuation exactly once, whichever comes first, so an unchecked one will do (a checked one
+/// costs an allocation per request).
 private final class PendingAnswer: @unchecked Sendable {
     private let lock = NSLock()
-    private var continuation: CheckedContinuation<HTTPResponse, any Error>?
+    private var continuation: UnsafeContinuation<HTTPResponse, any Error>?
     private var cancelled = false
     /// The request's number once sent, and how to tell the backend it was given up.
     private var number: Int?
@@ -38,7 +40,7 @@ private final class PendingAnswer: @unchecked Sendable {
     private static let cancellation = TransportError(.cancelled, detail: "the task was cancelled")
 
     /// Starts waiting; `false` when the task was cancelled already, and nothing is to be sent.
-    func begin(_ continuation: CheckedContinuation<HTTPResponse, any Error>) -> Bool {
+    func begin(_ continuation: UnsafeContinuation<HTTPResponse, any Error>) -> Bool {
         lock.lock()
         let proceed = !cancelled
         if proceed { self.continuation = continuation }
