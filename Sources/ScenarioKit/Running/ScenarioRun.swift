@@ -203,7 +203,8 @@ final class ScenarioRun: @unchecked Sendable {
                 }
                 // What escaped meanwhile (a request another thread sent, held back) says more than "stuck".
                 try settle()
-                throw Abort(message: stuckMessage(actions.filter { $0.result == nil }), location: step.location)
+                let waiting = actions.filter { $0.result == nil }.map(\.call.action)
+                throw Abort(message: stuck.text(waitingActions: waiting), location: step.location)
             }
             try advance(to: next)
         }
@@ -254,36 +255,12 @@ final class ScenarioRun: @unchecked Sendable {
         if box.value == nil, clock.nextDeadline == nil, scheduler.awaitStraggler(seconds: Self.stragglerWait) { try settle() }
         guard let value = box.value else {
             throw Abort(
-                message: "the driver's \(call) did not answer without waiting: \(waitingSummary())", location: scenario.location)
+                message: "the driver's \(call) did not answer without waiting: \(stuck.waitingSummary)", location: scenario.location)
         }
         return value
     }
 
-    private func stuckMessage(_ pending: [PendingAction]) -> String {
-        // Copies of one action are named once: 'request' (×12).
-        var counts: [String: Int] = [:]
-        let actions = pending.map(\.call.action).filter { action in
-            defer { counts[action, default: 0] += 1 }
-            return counts[action] == nil
-        }
-        let names = actions.map { counts[$0, default: 1] > 1 ? "'\($0)' (×\(counts[$0, default: 1]))" : "'\($0)'" }.joined(separator: ", ")
-        let limit = VirtualClock.Instant.format(scenario.timeLimit)
-        if clock.nextDeadline == nil {
-            return "stuck: \(names) can never finish; nothing is scheduled on the clock. Waiting on: \(waitingSummary())"
-        }
-        return "stuck: \(names) did not finish within the time limit (\(limit) of virtual time). Waiting on: \(waitingSummary())"
-    }
-
-    private func waitingSummary() -> String {
-        let held = backend.heldDescriptions
-        let sleeping = clock.waitingDescriptions
-        var parts = held
-        if !sleeping.isEmpty {
-            parts.append("\(sleeping.count) timer(s) on the clock, next: \(sleeping[0])")
-        }
-        return parts.isEmpty
-            ? "nothing the engine can see (an action awaiting something outside the scenario?)" : parts.joined(separator: "; ")
-    }
+    private var stuck: StuckMessage { StuckMessage(clock: clock, backend: backend, timeLimit: scenario.timeLimit) }
 
     // MARK: - Checks
 

@@ -1,0 +1,37 @@
+/// What a run says when a step cannot finish: the actions still waiting, and what the engine
+/// sees them wait on (answers held back, timers on the clock).
+struct StuckMessage {
+    let clock: VirtualClock
+    let backend: ScriptedBackend
+    let timeLimit: Duration
+
+    /// `stuck: 'get' (×3) can never finish; …`: copies of one action are named once.
+    func text(waitingActions actions: [String]) -> String {
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for action in actions {
+            if counts[action] == nil { order.append(action) }
+            counts[action, default: 0] += 1
+        }
+        let names = order.map { action in
+            let count = counts[action, default: 1]
+            return count > 1 ? "'\(action)' (×\(count))" : "'\(action)'"
+        }.joined(separator: ", ")
+        if clock.nextDeadline == nil {
+            return "stuck: \(names) can never finish; nothing is scheduled on the clock. Waiting on: \(waitingSummary)"
+        }
+        let limit = VirtualClock.Instant.format(timeLimit)
+        return "stuck: \(names) did not finish within the time limit (\(limit) of virtual time). Waiting on: \(waitingSummary)"
+    }
+
+    /// What the run waits on, as far as the engine can see.
+    var waitingSummary: String {
+        var parts = backend.heldDescriptions
+        let sleeping = clock.waitingDescriptions
+        if !sleeping.isEmpty {
+            parts.append("\(sleeping.count) timer(s) on the clock, next: \(sleeping[0])")
+        }
+        return parts.isEmpty
+            ? "nothing the engine can see (an action awaiting something outside the scenario?)" : parts.joined(separator: "; ")
+    }
+}
