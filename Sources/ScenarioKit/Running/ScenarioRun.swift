@@ -21,6 +21,9 @@ final class ScenarioRun: @unchecked Sendable {
     /// Every action started, for the invariants; values quoted by failed invariants, to mask.
     private var actionLog: [PendingAction] = []
     private var invariantSecrets: [String] = []
+    /// Ends the run from inside a wait of the app's that went past a step's limits (set while
+    /// the run holds its turn; see ``abandon(_:ending:)``).
+    private var endFromAWait: ((String) -> Never)?
 
     init(scenario: Scenario, driver: any ScenarioDriver, options: RunOptions) {
         self.scenario = scenario
@@ -61,10 +64,11 @@ final class ScenarioRun: @unchecked Sendable {
             return result(errorMessage: "\(error)", errorLocation: nil)
         }
         defer { turn.end() }
-        limitWaits(from: clock.now) { [unowned self] message in
+        endFromAWait = { [unowned self] message in
             abandoned(abandon(message, ending: turn))
             ScenarioTurn.parkForever()
         }
+        limitWaits(from: clock.now)
         defer { scheduler.waitLimits = nil }
 
         let baseURL = URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/")
@@ -116,11 +120,9 @@ final class ScenarioRun: @unchecked Sendable {
     private func perform(_ step: Step, index: Int) throws {
         wakes = 0
         currentStep = step
-        if case .advance(let duration) = step.kind {
-            limitWaits(from: clock.now.advanced(by: duration))
-        } else {
-            limitWaits(from: clock.now)
-        }
+        // An `advance` step's own move of time is its, before the limits count.
+        let advanced: Duration = if case .advance(let duration) = step.kind { duration } else { .zero }
+        limitWaits(from: clock.now.advanced(by: advanced))
         let mark = (time: clock.now.offset, line: backend.transcriptCount)
         if let name = step.name { backend.reachStep(name) }
         var assertions: [AssertionResult] = []
@@ -319,9 +321,9 @@ final class ScenarioRun: @unchecked Sendable {
     // MARK: - End
 
     /// Gives the app's blocking waits the limits of a step that starts at `start` (see
-    /// ``WaitLimits``); `overrun` is given once, with the first step's.
-    private func limitWaits(from start: VirtualClock.Instant, ending overrun: ((String) -> Never)? = nil) {
-        guard let overrun = overrun ?? scheduler.waitLimits?.overrun else { return }
+    /// ``WaitLimits``).
+    private func limitWaits(from start: VirtualClock.Instant) {
+        guard let overrun = endFromAWait else { return }
         let (timeLimit, wakes) = (scenario.timeLimit, scenario.limits.wakes)
         scheduler.waitLimits = WaitLimits(
             until: start.advanced(by: timeLimit), timeLimit: timeLimit, wakes: wakes, wakesLeft: wakes, overrun: overrun)
