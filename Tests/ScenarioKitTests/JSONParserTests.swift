@@ -170,6 +170,32 @@ import Testing
         #expect(node.column == 1)
     }
 
+    /// UTF-16 and UTF-32 files, with a byte-order mark or without, are named as such, so the
+    /// error says what to do instead of pointing at an unexpected byte.
+    @Test(arguments: [
+        ("utf-16le", "UTF-16"), ("utf-16be", "UTF-16"), ("utf-16", "UTF-16"),
+        ("utf-32le", "UTF-32"), ("utf-32be", "UTF-32"), ("utf-32", "UTF-32"),
+    ])
+    func wideEncodingsAreNamed(_ codec: String, _ name: String) throws {
+        let encoded = try #require(Self.encode(#"{"name": "x"}"#, codec))
+        #expect {
+            _ = try JSONTextParser(data: encoded, file: "t.json").parseDocument()
+        } throws: { error in
+            (error as? LoadIssue)?.message == "the file is \(name); JSON files are read as UTF-8: save it as UTF-8"
+        }
+    }
+
+    private static func encode(_ text: String, _ codec: String) -> Data? {
+        switch codec {
+        case "utf-16le": text.data(using: .utf16LittleEndian)
+        case "utf-16be": text.data(using: .utf16BigEndian)
+        case "utf-16": text.data(using: .utf16)  // with a byte-order mark
+        case "utf-32le": text.data(using: .utf32LittleEndian)
+        case "utf-32be": text.data(using: .utf32BigEndian)
+        default: text.data(using: .utf32)
+        }
+    }
+
     @Test func nestingIsLimited() throws {
         let ok = String(repeating: "[", count: JSONTextParser.maximumDepth) + String(repeating: "]", count: JSONTextParser.maximumDepth)
         #expect(try parse(ok).line == 1)

@@ -106,6 +106,9 @@ extension JSONTextParser {
                 lineStart = 3
                 columnCacheOffset = 3
             }
+            if let encoding = wideEncoding() {
+                throw issue("the file is \(encoding); JSON files are read as UTF-8: save it as UTF-8", at: 0)
+            }
             skipWhitespace()
             guard offset < bytes.count else {
                 throw issue("the file is empty; expected a JSON value", at: offset)
@@ -116,6 +119,22 @@ extension JSONTextParser {
                 throw issue("unexpected \(describe(bytes[offset])) after the JSON value; a file holds exactly one value", at: offset)
             }
             return node
+        }
+
+        /// UTF-16 and UTF-32 text, by its byte-order mark or by the zero bytes around its first
+        /// ASCII character (what editors on Windows and some exporters write).
+        private func wideEncoding() -> String? {
+            let head = Array(bytes.prefix(4))
+            if head.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+                return "UTF-32"
+            }
+            if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) { return "UTF-16" }
+            guard head.count == 4 else { return nil }
+            if head[0] == 0, head[1] == 0, head[2] == 0, head[3] != 0 { return "UTF-32" }
+            if head[0] != 0, head[1] == 0, head[2] == 0, head[3] == 0 { return "UTF-32" }
+            if head[0] == 0, head[1] != 0, head[2] == 0 { return "UTF-16" }
+            if head[0] != 0, head[1] == 0, head[2] != 0, head[3] == 0 { return "UTF-16" }
+            return nil
         }
 
         // MARK: Values
