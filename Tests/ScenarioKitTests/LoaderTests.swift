@@ -203,6 +203,19 @@ import Testing
         #expect(failure.description.hasPrefix("/scenarios/s.json:2:11: error: 'name' must be a string; got 3 (at $.name)\n"))
     }
 
+    /// Files are read up to a bound, exactly: a byte more is refused with the size and the bound.
+    @Test func filesAreReadUpToTheirBound() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bytes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("0123456789".utf8).write(to: file)
+        #expect(try FileBytes.read(file.path, limit: 10) == Array("0123456789".utf8))
+        #expect {
+            _ = try FileBytes.read(file.path, limit: 9)
+        } throws: { error in
+            "\(error)" == "it has 10 bytes, more than the 9 bytes a file may have here"
+        }
+    }
+
     @Test func fileBodiesAreReadRelativeToTheScenario() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("bodies"), withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioKit
 
 /// Reads and writes the files commands name on the command line.
 enum ReportFile {
@@ -15,13 +16,10 @@ enum ReportFile {
 
     /// Reads the bytes of `path`.
     static func read(_ path: String) throws(CLIError) -> Data {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw .cannotRead(path: path, reason: "no such file")
-        }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return Data(try FileBytes.read(path))
         } catch {
-            throw .cannotRead(path: path, reason: error.localizedDescription)
+            throw .cannotRead(path: path, reason: error.description)
         }
     }
 }

@@ -6,19 +6,16 @@ import ScenarioKit
 enum TraceFile {
     /// The capture in `path`.
     static func read(_ path: String) throws(CLIError) -> HARLog {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= HARReader.maximumBytes else {
-            throw .invalidTrace(
-                "\(path):1:1: error: the file has \(size) bytes, more than the \(HARReader.maximumBytes) a trace may have (at $) — export only the requests of the bug"
-            )
-        }
-        guard FileManager.default.fileExists(atPath: path) else { throw .cannotRead(path: path, reason: "no such file") }
         // Bytes, not Data: the parser reads bytes, and the file is then held once.
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path)
+            bytes = try FileBytes.read(path, limit: HARReader.maximumBytes)
+        } catch .tooLarge(let size, let limit) {
+            throw .invalidTrace(
+                "\(path):1:1: error: the file has \(size) bytes, more than the \(limit) a trace may have (at $) — export only the requests of the bug"
+            )
         } catch {
-            throw .cannotRead(path: path, reason: error.localizedDescription)
+            throw .cannotRead(path: path, reason: error.description)
         }
         do {
             return try HARReader(file: path).read(bytes: bytes)

@@ -31,11 +31,13 @@ public enum InvariantFiles {
 
     /// Reads one invariant file strictly: every issue with its place, JSON path and hint.
     public static func load(contentsOf path: String) -> Result<[Invariant], LoadFailure> {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        do {
+            return load(data: Data(try FileBytes.read(path)), file: path)
+        } catch {
             let location = ScenarioLocation(file: path, line: 1, column: 1, path: JSONPath.root)
-            return .failure(LoadFailure(file: path, issues: [LoadIssue(location: location, message: "cannot read the invariant file")]))
+            return .failure(
+                LoadFailure(file: path, issues: [LoadIssue(location: location, message: "cannot read the invariant file: \(error)")]))
         }
-        return load(data: data, file: path)
     }
 
     /// Reads invariants from `data`, naming `file` in issues.

@@ -338,15 +338,15 @@ extension ScenarioDecoder {
     private mutating func fileBody(_ node: JSONNode, at path: String) -> Data? {
         guard let name = string(node, at: path, "'file'", nonEmpty: true) else { return nil }
         let resolved = name.hasPrefix("/") ? name : URL(fileURLWithPath: directory).appendingPathComponent(name).path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
-            let data = FileManager.default.contents(atPath: resolved)
-        else {
+        do {
+            return Data(try FileBytes.read(resolved))
+        } catch .failed("no such file") {
             report(
                 "'file' names a file that does not exist: \(resolved)", node, path,
                 hint: "paths are relative to the scenario file's folder")
-            return nil
+        } catch {
+            report("cannot read the 'file' \(resolved): \(error)", node, path, hint: "name a regular file")
         }
-        return data
+        return nil
     }
 }

@@ -31,7 +31,7 @@ public struct ScenarioLoader: Sendable {
             return .failure(
                 LoadFailure(
                     file: path,
-                    issues: [LoadIssue(location: location, message: "cannot read the file: \(error.localizedDescription)")]))
+                    issues: [LoadIssue(location: location, message: "cannot read the file: \(error)")]))
         }
         return bytes.withUnsafeBufferPointer { decode($0, file: path, id: id, keep: true, read: nil) }
     }
