@@ -60,4 +60,44 @@ import Testing
                 "s.json:4:107: error: cannot read the 'file' \(resolved)/body: it is \(what), not a file (at $.exchanges[0].response.file) — name a regular file"
             ), "\(result.output)")
     }
+
+    /// A command's output named as a FIFO (or a device such as `/dev/stdout`) is written into it,
+    /// not replaced by a file; a link to a file still leads to the new file; a folder is refused.
+    @Test func outputsGoThroughFIFOsAndLinksAndRefuseFolders() throws {
+        let folder = try TemporaryFolder()
+        let trace = Self.traces.appendingPathComponent("handmade/charles-concurrent-403s.har").path
+        let fifo = folder.path("out.json")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A reader that is already there, so the command's open for writing does not wait.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let imported = try ScenarioBinary.run(["import", trace, "-o", "out.json"], in: folder.url, timeout: 60)
+        #expect(imported.status == 0, "\(imported.output)")
+        var info = stat()
+        #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "out.json is no longer a FIFO")
+        var received = [UInt8](repeating: 0, count: 1 << 16)
+        let count = read(reader, &received, received.count)
+        #expect(
+            String(decoding: received.prefix(max(count, 0)), as: UTF8.self).contains(
+                #""name": "Imported from charles-concurrent-403s.har""#))
+
+        try folder.write("real.json", "{}")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link.json"), withDestinationPath: "real.json")
+        let linked = try ScenarioBinary.run(["import", trace, "-o", "link.json"], in: folder.url, timeout: 60)
+        #expect(linked.status == 0, "\(linked.output)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("link.json")) == "real.json")
+        #expect(try folder.read("real.json").contains("Imported from charles-concurrent-403s.har"))
+
+        try FileManager.default.createDirectory(atPath: folder.path("reports"), withIntermediateDirectories: true)
+        try folder.write("in.xml", #"<testsuites><testsuite name="s" tests="1"><testcase name="c"/></testsuite></testsuites>"#)
+        for command in [["import", trace, "-o", "reports"], ["merge", "reports", "in.xml"]] {
+            let result = try ScenarioBinary.run(command, in: folder.url, timeout: 60)
+            #expect(result.status == 2, "\(command): \(result.output)")
+            #expect(result.stderr == "error: cannot write reports: it is a folder; name a file\n", "\(command)")
+        }
+    }
+
+    static let traces = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/traces")
 }

@@ -3,14 +3,14 @@ import ScenarioKit
 
 /// Reads and writes the files commands name on the command line.
 enum ReportFile {
-    /// Writes text to `path`, creating missing folders.
+    /// Writes text to `path`, creating missing folders (see ``ReportOutput``).
     static func write(_ text: String, to path: String) throws(CLIError) {
-        let url = URL(fileURLWithPath: path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
+            let output = try ReportOutput(path: path)
+            try output.write(text)
+            try output.commit()
         } catch {
-            throw .cannotWrite(path: path, reason: error.localizedDescription)
+            throw .cannotWrite(path: path, reason: (error as? ReportWriteError)?.reason ?? error.localizedDescription)
         }
     }
 

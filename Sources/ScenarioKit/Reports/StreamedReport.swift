@@ -71,9 +71,13 @@ final class ReportSpool {
 }
 
 /// A report file written front to back in buffered chunks, which takes its name only once it
-/// is whole, so a failed run never leaves half a report where the last whole one stood.
+/// is whole, so a failed run never leaves half a report where the last whole one stood. A
+/// destination that is a device or a FIFO (`/dev/stdout`) gets the whole text copied into it
+/// instead, and a link to a file keeps pointing at the new one.
 package final class ReportOutput {
     private let destination: URL
+    /// Whether the destination is a device or a FIFO, which a rename would replace.
+    private let isSpecial: Bool
     private let partial: URL
     private let handle: FileHandle
     private var buffer = Data()
@@ -83,8 +87,22 @@ package final class ReportOutput {
 
     /// Creates the file's folders and a partial file beside it.
     package init(path: String) throws {
-        destination = URL(fileURLWithPath: path)
-        let folder = destination.deletingLastPathComponent()
+        var target = URL(fileURLWithPath: path)
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            guard info.st_mode & S_IFMT != S_IFDIR else {
+                throw ReportWriteError(path: path, reason: "it is a folder; name a file")
+            }
+            isSpecial = true
+        } else {
+            isSpecial = false
+            if let resolved = realpath(path, nil) {
+                target = URL(fileURLWithPath: String(cString: resolved))
+                free(resolved)
+            }
+        }
+        destination = target
+        let folder = isSpecial ? FileManager.default.temporaryDirectory : target.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         partial = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
         guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
@@ -129,9 +147,24 @@ package final class ReportOutput {
     /// Writes what is left and puts the file in place.
     package func commit() throws {
         try close()
+        if isSpecial { return try copyIntoDestination() }
         // rename(2) replaces an earlier report in one step.
         guard rename(partial.path, destination.path) == 0 else {
             throw ReportWriteError(path: destination.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    private func copyIntoDestination() throws {
+        do {
+            let source = try FileHandle(forReadingFrom: partial)
+            defer { try? source.close() }
+            let sink = try FileHandle(forWritingTo: destination)
+            defer { try? sink.close() }
+            while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try sink.write(contentsOf: chunk)
+            }
+        } catch {
+            throw ReportWriteError(path: destination.path, reason: "the write failed (\(error.localizedDescription))")
         }
     }
 
