@@ -154,6 +154,11 @@ enum LoaderFixtures {
             message: #"'times' must be an integer >= 1 or "unlimited"; got "unlimted""#, hint: "did you mean 'unlimited'?",
             schemaRejects: true),
         BadCase(
+            label: "wakes beyond exact integers", text: document(extra: #""limits": { "wakes": 1000000000000000000 }"#),
+            at: "1000000000000000000", path: "$.limits.wakes",
+            message: "'limits.wakes' must be an integer >= 1; got 1e+18, beyond the largest integer a scenario holds (9e15)",
+            schemaRejects: false),
+        BadCase(
             label: "status out of range", text: document(exchanges: #"{ "request": {}, "response": { "status": 700 } }"#),
             at: "700", path: "$.exchanges[0].response.status", message: "'status' must be an integer from 100 to 599; got 700",
             schemaRejects: true),

@@ -111,7 +111,7 @@ public enum DurationParser {
     }
 
     private static func tooLong(_ text: String) -> Failure {
-        Failure(description: "duration \"\(text)\" is too long")
+        Failure(description: "duration \"\(text)\" is too long; the longest is \(Int64.max / 3_600_000_000_000)h (292 years)")
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -71,7 +71,10 @@ extension ScenarioDecoder {
     ) -> Int? {
         let range = maximum.map { "an integer from \(minimum) to \($0)" } ?? "an integer >= \(minimum)"
         guard let value = node.value.intValue, value >= minimum, value <= (maximum ?? Int.max) else {
-            report("\(what) must be \(range); got \(Self.describe(node.value))", node, path)
+            // Whole numbers beyond what a double holds exactly are not integers to the loader.
+            let tooLarge = node.value.numberValue.map { abs($0) >= 9e15 && $0.rounded() == $0 } ?? false
+            let got = Self.describe(node.value) + (tooLarge ? ", beyond the largest integer a scenario holds (9e15)" : "")
+            report("\(what) must be \(range); got \(got)", node, path)
             return nil
         }
         return value
