@@ -95,4 +95,18 @@ import Testing
             #expect(!result.transcript.contains { $0.contains("#1 ←") }, "\(action): \(result.transcript)")
         }
     }
+
+    /// An answer due for a request its client is giving up (a URLSession task whose `cancel()` is
+    /// under way) is logged as cancelled and never handed over: FoundationNetworking would
+    /// complete the task with it and then stop the process failing the task as cancelled.
+    @Test(arguments: [false, true])
+    func anAnswerTheClientNoLongerWantsIsNotHandedOver(wanted: Bool) {
+        let backend = ScriptedBackend(exchanges: [Build.exchange("feed", path: "/feed")], clock: VirtualClock(start: Date()))
+        let handedOver = NSLock()
+        nonisolated(unsafe) var responses = 0
+        backend.handle(HTTPRequest(method: .get, path: "/feed"), isWanted: { wanted }) { _ in handedOver.withLock { responses += 1 } }
+        #expect(handedOver.withLock { responses } == (wanted ? 1 : 0))
+        let last = backend.transcriptLines.last ?? ""
+        #expect(last.hasSuffix(wanted ? "#1 ← 200 OK via feed" : "#1 ✗ cancelled by the app"), "\(backend.transcriptLines)")
+    }
 }

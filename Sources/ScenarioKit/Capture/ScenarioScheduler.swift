@@ -52,9 +52,15 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// How far the app's blocking waits may move virtual time in the current step, and what ends
     /// the run when one goes further (runner thread only; see ``WaitLimits``).
     var waitLimits: WaitLimits?
-    /// Answers waiting to reach the stack, one at a time: the next goes only once everything the
-    /// previous one caused has run or waits.
+    /// Answers waiting to reach the stack, one at a time, in the order they came due: the next
+    /// goes once everything the previous one caused has run or waits, or, under an explored
+    /// schedule, when the schedule picks it (see ``arrivedTogether``).
     private var deliveries: [Entry] = []
+    /// How many of the first `deliveries` were already due when the last answer was handed on:
+    /// they arrived together with it, and under an explored schedule they may reach the stack
+    /// while it still handles that one, as on the real network. An answer that comes due later
+    /// waits for the app to be idle, so the stack's own work in hand (its other requests) runs first.
+    private var arrivedTogether = 0
     /// `group.notify` blocks waiting for their group to empty.
     private let notifications = DispatchNotifications()
     /// When the running job was queued, on the runner thread (read there only).
@@ -283,14 +289,20 @@ final class ScenarioScheduler: @unchecked Sendable {
         if !deliveries.isEmpty, !hasRunnableEntry(beside: roots) {
             // Nothing else can run: the next answer goes (the schedule's pick when exploring).
             let chosen = order.isFIFO || deliveries.count == 1 ? 0 : order.pick(deliveries.map { ordinal(of: $0) })
-            queue.append(deliveries.remove(at: chosen))
+            queue.append(handOn(delivery: chosen))
         }
         guard head < queue.count else { return nil }
-        if !order.isFIFO, queue.count - head > 1 {
+        if !order.isFIFO, queue.count - head > 1 || arrivedTogether > 0 {
             // An explored schedule: bring the chosen entry to the front, keeping the others' order.
             // Only the first block of each serial queue may go: a serial queue keeps its order.
+            // Answers that arrived together compete too: on the real network the next one does not
+            // wait for the app to finish with the last (a guard that checks, hops, then sets).
             var positions: [Int] = []
             var ordinals: [Int] = []
+            for index in 0..<arrivedTogether {
+                positions.append(-1 - index)
+                ordinals.append(ordinal(of: deliveries[index]))
+            }
             var seenQueues: Set<UnsafeMutableRawPointer> = []
             for position in head..<queue.count {
                 if case .block(let work) = queue[position].work, !work.isConcurrent {
@@ -302,7 +314,11 @@ final class ScenarioScheduler: @unchecked Sendable {
             }
             guard !positions.isEmpty else { return nil }
             let chosen = positions[order.pick(ordinals)]
-            if chosen != head { queue.insert(queue.remove(at: chosen), at: head) }
+            if chosen < 0 {
+                queue.insert(handOn(delivery: -1 - chosen), at: head)
+            } else if chosen != head {
+                queue.insert(queue.remove(at: chosen), at: head)
+            }
         } else if skip, roots.hold(queue[head].work) {
             guard let first = queue[head...].firstIndex(where: { !roots.hold($0.work) }) else { return nil }
             queue.insert(queue.remove(at: first), at: head)
@@ -316,6 +332,13 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
         jobsRun += 1
         return next
+    }
+
+    /// Takes the answer at `index` to hand on; the others due now arrived together with it (lock held).
+    private func handOn(delivery index: Int) -> Entry {
+        let entry = deliveries.remove(at: index)
+        arrivedTogether = deliveries.count
+        return entry
     }
 
     /// Runs an entry on the runner thread "on" its executor or queue.

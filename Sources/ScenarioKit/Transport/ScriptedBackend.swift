@@ -31,6 +31,8 @@ public final class ScriptedBackend: @unchecked Sendable {
         var respond: Respond
         /// The URLSession route's name for the request (see ``OutsideWork``); `nil` on the direct route.
         var tag: Int?
+        /// Whether the client still wants the answer when it is due (`nil`: always).
+        var isWanted: (@Sendable () -> Bool)?
     }
 
     private let lock = NSLock()
@@ -105,9 +107,12 @@ public final class ScriptedBackend: @unchecked Sendable {
             .utf8)
 
     /// Takes a request and answers it through `respond`, now or later. `tag` names the request
-    /// on the URLSession route. Returns the request's number.
+    /// on the URLSession route; `isWanted`, asked when the answer is due, says whether the client
+    /// is giving the request up (then it is logged as cancelled). Returns the request's number.
     @discardableResult
-    func handle(_ request: HTTPRequest, tag: Int? = nil, respond: @escaping Respond) -> Int {
+    func handle(
+        _ request: HTTPRequest, tag: Int? = nil, isWanted: (@Sendable () -> Bool)? = nil, respond: @escaping Respond
+    ) -> Int {
         var toSend: [(Held, Duration)] = []
         let number = lock.withLock { () -> Int in
             unanswered += 1
@@ -127,12 +132,12 @@ public final class ScriptedBackend: @unchecked Sendable {
                 if firstUnmatchedLine == nil { firstUnmatchedLine = transcript.count }
                 let response = HTTPResponse(
                     status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
-                toSend.append((Held(number: number, reply: .response(response), respond: respond, tag: tag), .zero))
+                toSend.append((Held(number: number, reply: .response(response), respond: respond, tag: tag, isWanted: isWanted), .zero))
                 return number
             }
             uses[index] += 1
             let exchange = exchanges[index]
-            let answer = Held(number: number, reply: exchange.reply, respond: respond, tag: tag)
+            let answer = Held(number: number, reply: exchange.reply, respond: respond, tag: tag, isWanted: isWanted)
             switch exchange.release {
             case nil:
                 toSend.append((answer, exchange.latency))
@@ -285,6 +290,7 @@ public final class ScriptedBackend: @unchecked Sendable {
     }
 
     private func answerNow(_ answer: Held) {
+        if let isWanted = answer.isWanted, !isWanted() { return cancelledByClient(answer.number) }
         guard record(answer.reply, number: answer.number) else { return }
         switch answer.reply {
         case .response(let response):

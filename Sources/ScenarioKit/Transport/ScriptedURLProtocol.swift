@@ -127,7 +127,7 @@ public class ScriptedURLProtocol: URLProtocol {
         let isHandedOn = Self.handedOnProbe(for: task)
         let handOff = self.handOff
         handOff.arm { ownTag.map { outside?.delivered($0, isHandedOn: isHandedOn) } }
-        let number = backend.handle(request, tag: tag) { result in
+        let number = backend.handle(request, tag: tag, isWanted: Self.isWantedProbe(for: task)) { result in
             // Counted before URLSession sees the answer, so its pick-up cannot come first.
             guard handOff.take() else { return }
             switch result {
@@ -151,6 +151,14 @@ public class ScriptedURLProtocol: URLProtocol {
     /// backend logs the cancel and drops the answer.
     override public func stopLoading() {
         if handOff.take() { giveUp?() }
+    }
+
+    /// Whether the task still wants its answer: not once `cancel()` is under way. URLSession stops
+    /// the load only after that, and FoundationNetworking stops with a fatal error when a task
+    /// it has completed meanwhile (with this answer) is then failed as cancelled.
+    private static func isWantedProbe(for task: URLSessionTask?) -> (@Sendable () -> Bool)? {
+        guard let task else { return nil }
+        return { task.state != .canceling }
     }
 
     /// Whether URLSession is done handing a task's answer on. FoundationNetworking marks a task
