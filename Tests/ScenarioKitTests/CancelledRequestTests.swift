@@ -104,7 +104,8 @@ import Testing
         let backend = ScriptedBackend(exchanges: [Build.exchange("feed", path: "/feed")], clock: VirtualClock(start: Date()))
         let handedOver = NSLock()
         nonisolated(unsafe) var responses = 0
-        backend.handle(HTTPRequest(method: .get, path: "/feed"), isWanted: { wanted }) { _ in handedOver.withLock { responses += 1 } }
+        backend.handle(
+            HTTPRequest(method: .get, path: "/feed"), isWanted: { wanted }, respond: { _ in handedOver.withLock { responses += 1 } })
         #expect(handedOver.withLock { responses } == (wanted ? 1 : 0))
         let last = backend.transcriptLines.last ?? ""
         #expect(last.hasSuffix(wanted ? "#1 ← 200 OK via feed" : "#1 ✗ cancelled by the app"), "\(backend.transcriptLines)")
