@@ -351,6 +351,7 @@ final class ScenarioRun: @unchecked Sendable {
         session = nil
         _ = try? scheduler.runUntilIdle(jobLimit: 100_000, externalWait: 5)
         clock.cancelAll()
+        backend.runEnded()
     }
 
     private func result(errorMessage: String?, errorLocation: ScenarioLocation?) -> ScenarioResult {

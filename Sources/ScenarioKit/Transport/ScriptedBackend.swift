@@ -36,6 +36,7 @@ public final class ScriptedBackend: @unchecked Sendable {
     }
 
     private let lock = NSLock()
+    private var endings: [@Sendable () -> Void] = []
     private let exchanges: [Exchange]
     private let clock: VirtualClock
     private var uses: [Int]
@@ -194,6 +195,17 @@ public final class ScriptedBackend: @unchecked Sendable {
             return all
         }
         for answer in all { answer.respond(.failure(TransportError(.cancelled, detail: "scenario ended"))) }
+    }
+
+    /// Keeps `work` for the end of the run (after ``cancelHeld()``): undoing what serving a
+    /// request left in the process, such as cookies in the shared storage.
+    package func whenRunEnds(_ work: @escaping @Sendable () -> Void) {
+        lock.withLock { endings.append(work) }
+    }
+
+    /// Runs what ``whenRunEnds(_:)`` kept.
+    package func runEnded() {
+        for work in lock.withLock({ endings }) { work() }
     }
 
     /// Every request so far, in arrival order.

@@ -107,8 +107,14 @@ public class ScriptedURLProtocol: URLProtocol {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
             return
         }
-        let request = HTTPRequest(urlRequest, url: url, dropping: [Self.routeHeader, Self.tagHeader])
         let key = Self.key(urlRequest)
+        if Self.refusesDownload(task, urlRequest, backend: backend) {
+            client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
+            return
+        }
+        var request = HTTPRequest(urlRequest, url: url, dropping: [Self.routeHeader, Self.tagHeader])
+        if request.body == nil { request.body = URLSessionTaskInternals.uploadBody(of: task) }
+        let cookieJar = CookieJar(session: URLSessionTaskInternals.session(of: task), request: urlRequest, backend: backend)
         // Our own transport tags its requests and tracks them itself; others are tracked here
         // until URLSession hands the answer on.
         let transportTag = urlRequest.value(forHTTPHeaderField: Self.tagHeader).flatMap { Int($0) }
@@ -136,6 +142,7 @@ public class ScriptedURLProtocol: URLProtocol {
                     client?.urlProtocol(loader, didFailWithError: URLError(.badServerResponse))
                     return
                 }
+                cookieJar?.keep(response, from: url)
                 client?.urlProtocol(loader, didReceive: http, cacheStoragePolicy: .notAllowed)
                 if !response.body.isEmpty { client?.urlProtocol(loader, didLoad: response.body) }
                 client?.urlProtocolDidFinishLoading(loader)
@@ -151,6 +158,22 @@ public class ScriptedURLProtocol: URLProtocol {
     /// backend logs the cancel and drops the answer.
     override public func stopLoading() {
         if handOff.take() { giveUp?() }
+    }
+
+    /// FoundationNetworking takes a download task's answer only from its own HTTP loading, which
+    /// writes the file; from any other protocol it stops the process. Such a task fails with
+    /// `unsupportedURL` instead, and the run with it, saying why.
+    private static func refusesDownload(_ task: URLSessionTask?, _ request: URLRequest, backend: ScriptedBackend) -> Bool {
+        #if canImport(FoundationNetworking)
+            guard task is URLSessionDownloadTask else { return false }
+            backend.outside?.forget(key(request))
+            (Capture.currentScheduler ?? Capture.runningScenario)?.noteEscape(
+                "\(request.httpMethod ?? "GET") \(request.url?.path ?? "") is a download task, which FoundationNetworking cannot take an answer into from a URLProtocol (it would stop the process): on Linux the scenario fails it with URLError(.unsupportedURL); fetch it with a data task (data(for:), dataTask) for scenarios"
+            )
+            return true
+        #else
+            return false
+        #endif
     }
 
     /// Whether the task still wants its answer: not once `cancel()` is under way. URLSession stops
@@ -284,5 +307,36 @@ private final class HandOff: @unchecked Sendable {
         }
         work?()
         return first
+    }
+}
+
+/// Where a session keeps the cookies its answers set: FoundationNetworking stores `Set-Cookie`
+/// only in its own HTTP loading, so answers served here store theirs as it would (unless the
+/// configuration's accept policy is `never`), and the session sends them on as usual. Cookies
+/// put in the shared storage (`URLSession.shared`'s) are taken out when the run ends.
+private struct CookieJar {
+    let storage: HTTPCookieStorage
+    let mainDocumentURL: URL?
+    let backend: ScriptedBackend
+
+    init?(session: URLSession?, request: URLRequest, backend: ScriptedBackend) {
+        guard let configuration = session?.configuration, configuration.httpCookieAcceptPolicy != .never,
+            let storage = configuration.httpCookieStorage
+        else { return nil }
+        self.storage = storage
+        mainDocumentURL = request.mainDocumentURL
+        self.backend = backend
+    }
+
+    func keep(_ response: HTTPResponse, from url: URL) {
+        // One header at a time: joined with ", " they would split inside an `Expires` date.
+        let cookies = response.headers.values(for: "Set-Cookie").flatMap {
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url)
+        }
+        guard !cookies.isEmpty else { return }
+        storage.setCookies(cookies, for: url, mainDocumentURL: mainDocumentURL)
+        if storage === HTTPCookieStorage.shared {
+            backend.whenRunEnds { for cookie in cookies { HTTPCookieStorage.shared.deleteCookie(cookie) } }
+        }
     }
 }

@@ -1,0 +1,141 @@
+import Foundation
+import HTTPCore
+import Testing
+
+@testable import ScenarioKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A stack's own URLSession beyond data tasks: cookies its answers set are kept and sent on,
+/// upload tasks carry their body, and a download task fails its run clearly instead of stopping
+/// the process (FoundationNetworking takes a download's answer only from its own HTTP loading).
+@Suite(.serialized) struct URLSessionSurfaceTests {
+    struct Driver: ScenarioDriver {
+        var name: String { "Surface" }
+        var actions: [ActionSpec] {
+            ["loginThenFeed", "sharedLogin", "sharedFeed", "uploadData", "uploadFile", "download"].map { ActionSpec($0, $0) }
+        }
+        var givenKeys: [GivenSpec] { [] }
+
+        func makeSession(_ context: DriverContext) async throws -> any DriverSession {
+            Session(session: URLSession(configuration: context.urlSessionConfiguration()), base: context.baseURL)
+        }
+    }
+
+    struct Session: DriverSession {
+        let session: URLSession
+        let base: URL
+
+        private func request(_ method: String, _ path: String) -> URLRequest {
+            var request = URLRequest(url: base.appendingPathComponent(path))
+            request.httpMethod = method
+            return request
+        }
+
+        private func status(_ load: () async throws -> (Any, URLResponse)) async -> ActionResult {
+            do {
+                let (_, response) = try await load()
+                return .value(["status": .number(Double((response as? HTTPURLResponse)?.statusCode ?? 0))])
+            } catch {
+                return .error(["code": .string("failed"), "urlError": .number(Double((error as? URLError)?.code.rawValue ?? 0))])
+            }
+        }
+
+        func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
+            switch action {
+            case "loginThenFeed":
+                _ = try? await session.data(for: request("POST", "/login"))
+                return await status { try await session.data(for: request("GET", "/feed")) }
+            case "sharedLogin":
+                return await status { try await URLSession.shared.data(for: request("POST", "/login")) }
+            case "sharedFeed":
+                return await status { try await URLSession.shared.data(for: request("GET", "/feed")) }
+            case "uploadData":
+                return await status { try await session.upload(for: request("PUT", "/profile"), from: Data(#"{"name":"Ada"}"#.utf8)) }
+            case "uploadFile":
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString).txt")
+                try? Data("avatar bytes".utf8).write(to: file)
+                defer { try? FileManager.default.removeItem(at: file) }
+                return await status { try await session.upload(for: request("PUT", "/avatar"), fromFile: file) }
+            default:
+                return await status { try await session.download(for: request("GET", "/avatar")) }
+            }
+        }
+
+        func snapshot() async -> JSONValue { [:] }
+        func alerts() async -> [JSONValue] { [] }
+        func timeline() async -> [JSONValue] { [] }
+    }
+
+    static let cookieExchanges: [Exchange] = {
+        var login = Build.exchange("login", path: "/login", headers: ["Set-Cookie": "session=c00kie-s3ss10n-value; Path=/; HttpOnly"])
+        login.request.method = .post
+        var feed = Build.exchange("feed", path: "/feed")
+        feed.request.headers = ["Cookie": "session=c00kie-s3ss10n-value"]
+        return [login, feed]
+    }()
+
+    private func run(_ scenario: Scenario, route: RunOptions.Route = .direct) async -> ScenarioResult {
+        await ScenarioRunner(driver: Driver(), options: RunOptions(route: route)).run(scenario)
+    }
+
+    @Test(arguments: RunOptions.Route.allCases)
+    func aCookieTheLoginSetIsSentWithTheNextRequest(route: RunOptions.Route) async {
+        let scenario = Build.scenario(
+            exchanges: Self.cookieExchanges,
+            steps: [Build.step(.perform(Build.call("loginThenFeed"), parallel: 1, expect: .value(["status": 200])))])
+        let result = await run(scenario, route: route)
+        #expect(result.status == .passed, "\(result.explanation)")
+    }
+
+    /// Cookies the shared session's answers put in the shared storage go when the run ends.
+    @Test func cookiesInTheSharedStorageDoNotOutliveTheRun() async {
+        let login = Build.scenario(
+            exchanges: Self.cookieExchanges,
+            steps: [
+                Build.step(.perform(Build.call("sharedLogin"), parallel: 1, expect: .value(["status": 200]))),
+                Build.step(.perform(Build.call("sharedFeed"), parallel: 1, expect: .value(["status": 200]))),
+            ])
+        let first = await run(login)
+        #expect(first.status == .passed, "\(first.explanation)")
+        let url = URL(string: "https://api.example.com/feed")
+        #expect((url.flatMap { HTTPCookieStorage.shared.cookies(for: $0) } ?? []).isEmpty)
+
+        var feedAlone = Self.cookieExchanges[1]
+        feedAlone.request.headers = [:]
+        let next = await run(
+            Build.scenario(exchanges: [feedAlone], steps: [Build.step(.perform(Build.call("sharedFeed"), parallel: 1, expect: .ok))]))
+        #expect(next.status == .passed, "\(next.explanation)")
+        #expect(!(next.transcript.first ?? "").contains("Cookie"), "\(next.transcript)")
+    }
+
+    @Test(arguments: RunOptions.Route.allCases)
+    func uploadTasksCarryTheirBody(route: RunOptions.Route) async {
+        var profile = Build.exchange("profile", path: "/profile")
+        profile.request.method = .put
+        profile.request.body = .jsonSubset(["name": "Ada"])
+        var avatar = Build.exchange("avatar", path: "/avatar")
+        avatar.request.method = .put
+        avatar.request.body = .text("avatar bytes")
+        let scenario = Build.scenario(
+            exchanges: [profile, avatar],
+            steps: [
+                Build.step(.perform(Build.call("uploadData"), parallel: 1, expect: .value(["status": 200]))),
+                Build.step(.perform(Build.call("uploadFile"), parallel: 1, expect: .value(["status": 200]))),
+            ])
+        let result = await run(scenario, route: route)
+        #expect(result.status == .passed, "\(result.explanation)")
+    }
+
+    @Test func aDownloadTaskFailsItsRunSayingWhy() async {
+        let scenario = Build.scenario(
+            exchanges: [Build.exchange("avatar", path: "/avatar", optional: true)],
+            steps: [Build.step(.perform(Build.call("download"), parallel: 1, expect: .ok))])
+        let result = await run(scenario)
+        #expect(result.status == .error)
+        #expect(result.explanation.contains("escaped: GET /avatar is a download task"), "\(result.explanation)")
+        #expect(!result.transcript.contains { $0.contains("#1") }, "no answer was served: \(result.transcript)")
+    }
+}
