@@ -15,17 +15,32 @@ import Testing
     struct Driver: ScenarioDriver {
         var name: String { "Surface" }
         var actions: [ActionSpec] {
-            ["loginThenFeed", "sharedLogin", "sharedFeed", "uploadData", "uploadFile", "download"].map { ActionSpec($0, $0) }
+            ["loginThenFeed", "sharedLogin", "sharedFeed", "uploadData", "uploadFile", "download", "me", "meRefusingRedirects", "postForm"]
+                .map { ActionSpec($0, $0) }
         }
         var givenKeys: [GivenSpec] { [] }
 
         func makeSession(_ context: DriverContext) async throws -> any DriverSession {
-            Session(session: URLSession(configuration: context.urlSessionConfiguration()), base: context.baseURL)
+            Session(
+                session: URLSession(configuration: context.urlSessionConfiguration()),
+                refusing: URLSession(configuration: context.urlSessionConfiguration(), delegate: RefusesRedirects(), delegateQueue: nil),
+                base: context.baseURL)
+        }
+    }
+
+    /// Hands every redirect answer on instead of following it, as a delegate may.
+    final class RefusesRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
         }
     }
 
     struct Session: DriverSession {
         let session: URLSession
+        let refusing: URLSession
         let base: URL
 
         private func request(_ method: String, _ path: String) -> URLRequest {
@@ -59,6 +74,14 @@ import Testing
                 try? Data("avatar bytes".utf8).write(to: file)
                 defer { try? FileManager.default.removeItem(at: file) }
                 return await status { try await session.upload(for: request("PUT", "/avatar"), fromFile: file) }
+            case "me":
+                return await status { try await session.data(for: request("GET", "/me")) }
+            case "meRefusingRedirects":
+                return await status { try await refusing.data(for: request("GET", "/me")) }
+            case "postForm":
+                var form = request("POST", "/form")
+                form.httpBody = Data("a=1".utf8)
+                return await status { try await session.data(for: form) }
             default:
                 return await status { try await session.download(for: request("GET", "/avatar")) }
             }
@@ -137,5 +160,42 @@ import Testing
         #expect(result.status == .error)
         #expect(result.explanation.contains("escaped: GET /avatar is a download task"), "\(result.explanation)")
         #expect(!result.transcript.contains { $0.contains("#1") }, "no answer was served: \(result.transcript)")
+    }
+
+    static let redirected: [Exchange] = {
+        let moved = Build.exchange("moved", path: "/me", status: 302, headers: ["Location": "/users/me"])
+        return [moved, Build.exchange("me", path: "/users/me", json: ["id": "u1"], optional: true)]
+    }()
+
+    /// FoundationNetworking follows redirects only in its own HTTP loading: here the protocol
+    /// follows them as it would, asking the session's delegate first.
+    @Test(arguments: RunOptions.Route.allCases)
+    func redirectsAreFollowedUnlessTheDelegateRefuses(route: RunOptions.Route) async {
+        let followed = await run(
+            Build.scenario(
+                exchanges: Self.redirected, steps: [Build.step(.perform(Build.call("me"), parallel: 1, expect: .value(["status": 200])))]),
+            route: route)
+        #expect(followed.status == .passed, "\(followed.explanation)")
+        #expect(followed.transcript.contains { $0.hasSuffix("#2 → GET /users/me") }, "\(followed.transcript)")
+
+        let refused = await run(
+            Build.scenario(
+                exchanges: Self.redirected,
+                steps: [Build.step(.perform(Build.call("meRefusingRedirects"), parallel: 1, expect: .value(["status": 302])))]),
+            route: route)
+        #expect(refused.status == .passed, "\(refused.explanation)")
+        #expect(refused.transcript.count == 2, "\(refused.transcript)")
+    }
+
+    /// A 303 (and a 301 or 302 to a POST) leads to a GET without the body.
+    @Test func aRedirectedPostIsSentOnAsAGet() async {
+        var form = Build.exchange("form", path: "/form", status: 303, headers: ["Location": "https://api.example.com/done?x=1"])
+        form.request.method = .post
+        let result = await run(
+            Build.scenario(
+                exchanges: [form, Build.exchange("done", path: "/done")],
+                steps: [Build.step(.perform(Build.call("postForm"), parallel: 1, expect: .value(["status": 200])))]))
+        #expect(result.status == .passed, "\(result.explanation)")
+        #expect(result.transcript.contains { $0.hasSuffix("#2 → GET /done?x=1") }, "\(result.transcript)")
     }
 }

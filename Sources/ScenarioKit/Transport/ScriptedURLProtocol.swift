@@ -112,8 +112,7 @@ public class ScriptedURLProtocol: URLProtocol {
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
             return
         }
-        var request = HTTPRequest(urlRequest, url: url, dropping: [Self.routeHeader, Self.tagHeader])
-        if request.body == nil { request.body = URLSessionTaskInternals.uploadBody(of: task) }
+        let uploadBody = URLSessionTaskInternals.uploadBody(of: task)
         let cookieJar = CookieJar(session: URLSessionTaskInternals.session(of: task), request: urlRequest, backend: backend)
         // Our own transport tags its requests and tracks them itself; others are tracked here
         // until URLSession hands the answer on.
@@ -130,10 +129,13 @@ public class ScriptedURLProtocol: URLProtocol {
         // URLProtocol is not Sendable; URLSession allows calling its client from any thread.
         let client = self.client
         nonisolated(unsafe) let loader = self
+        let task = self.task
         let isHandedOn = Self.handedOnProbe(for: task)
+        let isWanted = Self.isWantedProbe(for: task)
         let handOff = self.handOff
         handOff.arm { ownTag.map { outside?.delivered($0, isHandedOn: isHandedOn) } }
-        let number = backend.handle(request, tag: tag, isWanted: Self.isWantedProbe(for: task)) { result in
+
+        @Sendable func deliver(_ result: Result<HTTPResponse, TransportError>, from url: URL) {
             // Counted before URLSession sees the answer, so its pick-up cannot come first.
             guard handOff.take() else { return }
             switch result {
@@ -142,7 +144,6 @@ public class ScriptedURLProtocol: URLProtocol {
                     client?.urlProtocol(loader, didFailWithError: URLError(.badServerResponse))
                     return
                 }
-                cookieJar?.keep(response, from: url)
                 client?.urlProtocol(loader, didReceive: http, cacheStoragePolicy: .notAllowed)
                 if !response.body.isEmpty { client?.urlProtocol(loader, didLoad: response.body) }
                 client?.urlProtocolDidFinishLoading(loader)
@@ -150,7 +151,27 @@ public class ScriptedURLProtocol: URLProtocol {
                 client?.urlProtocol(loader, didFailWithError: URLError(error.code.urlErrorCode))
             }
         }
-        giveUp = { backend.cancelledByClient(number) }
+        /// Sends `urlRequest` (the task's, or where a redirect led) and hands its answer on.
+        @Sendable func send(_ urlRequest: URLRequest, to url: URL, redirects: Int) {
+            var request = HTTPRequest(urlRequest, url: url, dropping: [Self.routeHeader, Self.tagHeader])
+            if request.body == nil, redirects == 0 { request.body = uploadBody }
+            let number = backend.handle(request, tag: tag, isWanted: isWanted) { result in
+                if case .success(let response) = result { cookieJar?.keep(response, from: url) }
+                guard case .success(let response) = result, let next = Self.redirect(response, from: urlRequest, cookies: cookieJar),
+                    let http = HTTPURLResponse(response, url: url)
+                else { return deliver(result, from: url) }
+                guard redirects < Self.redirectLimit else {
+                    return deliver(.failure(TransportError(.other, detail: "too many redirects")), from: url)
+                }
+                Self.decide(http, next: next, task: task) { chosen in
+                    guard let chosen, let target = chosen.url else { return deliver(result, from: url) }
+                    send(chosen, to: target, redirects: redirects + 1)
+                }
+            }
+            handOff.answering(number)
+        }
+        send(urlRequest, to: url, redirects: 0)
+        giveUp = { backend.cancelledByClient(handOff.requestNumber) }
     }
 
     /// URLSession stopped the load: after the answer, or before it, for a cancelled task, which
@@ -285,58 +306,5 @@ struct RoutedURLSessionTransport: HTTPTransport {
         tagged.headers[ScriptedURLProtocol.routeHeader] = route
         tagged.headers[ScriptedURLProtocol.tagHeader] = String(tag)
         return try await inner.send(tagged)
-    }
-}
-
-/// One load's answer goes to URLSession at most once: either the backend's answer, or nothing
-/// because URLSession stopped the load first. Whichever comes first runs the bookkeeping.
-private final class HandOff: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bookkeeping: (() -> Void)?
-    private var taken = false
-
-    func arm(_ bookkeeping: @escaping () -> Void) { lock.withLock { self.bookkeeping = bookkeeping } }
-
-    /// Returns whether the caller is first; the first runs the bookkeeping.
-    func take() -> Bool {
-        let (first, work) = lock.withLock { () -> (Bool, (() -> Void)?) in
-            guard !taken else { return (false, nil) }
-            taken = true
-            defer { bookkeeping = nil }
-            return (true, bookkeeping)
-        }
-        work?()
-        return first
-    }
-}
-
-/// Where a session keeps the cookies its answers set: FoundationNetworking stores `Set-Cookie`
-/// only in its own HTTP loading, so answers served here store theirs as it would (unless the
-/// configuration's accept policy is `never`), and the session sends them on as usual. Cookies
-/// put in the shared storage (`URLSession.shared`'s) are taken out when the run ends.
-private struct CookieJar {
-    let storage: HTTPCookieStorage
-    let mainDocumentURL: URL?
-    let backend: ScriptedBackend
-
-    init?(session: URLSession?, request: URLRequest, backend: ScriptedBackend) {
-        guard let configuration = session?.configuration, configuration.httpCookieAcceptPolicy != .never,
-            let storage = configuration.httpCookieStorage
-        else { return nil }
-        self.storage = storage
-        mainDocumentURL = request.mainDocumentURL
-        self.backend = backend
-    }
-
-    func keep(_ response: HTTPResponse, from url: URL) {
-        // One header at a time: joined with ", " they would split inside an `Expires` date.
-        let cookies = response.headers.values(for: "Set-Cookie").flatMap {
-            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url)
-        }
-        guard !cookies.isEmpty else { return }
-        storage.setCookies(cookies, for: url, mainDocumentURL: mainDocumentURL)
-        if storage === HTTPCookieStorage.shared {
-            backend.whenRunEnds { for cookie in cookies { HTTPCookieStorage.shared.deleteCookie(cookie) } }
-        }
     }
 }
