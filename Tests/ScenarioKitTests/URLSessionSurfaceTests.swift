@@ -198,4 +198,19 @@ import Testing
         #expect(result.status == .passed, "\(result.explanation)")
         #expect(result.transcript.contains { $0.hasSuffix("#2 → GET /done?x=1") }, "\(result.transcript)")
     }
+
+    /// What `scenario export` writes comes from the backend, so a stack that owns its URLSession
+    /// (no transport seam to wrap) is recorded in full, answers and concurrency included.
+    @Test func aRecordingHoldsTheRequestsOfTheStacksOwnSession() async {
+        let scenario = Build.scenario(
+            exchanges: Self.cookieExchanges, steps: [Build.step(.perform(Build.call("loginThenFeed"), parallel: 1, expect: .ok))])
+        let (result, trace) = await ScenarioRunner(driver: Driver()).runRecording(scenario)
+        #expect(result.status == .passed, "\(result.explanation)")
+        #expect(
+            trace.entries.map { "\($0.request.method) \($0.request.url) \($0.response?.status ?? 0)" } == [
+                "POST https://api.example.com/login 200", "GET https://api.example.com/feed 200",
+            ])
+        #expect(trace.entries.map(\.inFlight) == [0, 0])
+        #expect(trace.entries.last?.request.headers.contains { $0.name == "Cookie" } == true)
+    }
 }

@@ -13,15 +13,17 @@ import Testing
         "token-refresh/bare-401-without-code-refreshes",
     ]
 
-    @Test(arguments: scenarios)
-    func exportThenImportReplaysTheSameTranscript(_ id: String) async throws {
+    /// What `scenario export` does: run the scenario recording what the backend served, on
+    /// `route`, then import it and run it again.
+    @Test(arguments: scenarios, RunOptions.Route.allCases)
+    func exportThenImportReplaysTheSameTranscript(_ id: String, route: RunOptions.Route) async throws {
         let original = try ScenarioSuiteTests.load(ScenarioSuiteTests.root + "/\(id).json", id: id)
-        let recording = RecordingDriver(ScenarioSuiteTests.driver)
-        let first = await ScenarioRunner(driver: recording).run(original)
+        let (first, trace) = await ScenarioRunner(driver: ScenarioSuiteTests.driver, options: RunOptions(route: route)).runRecording(
+            original)
         #expect(first.status == .passed)
 
         // Through the HAR text, as the commands do, with secrets redacted.
-        let har = recording.log().harDocument().prettyText
+        let har = TraceRedactor().redact(trace).log.harDocument().prettyText
         let log = try HARReader(file: "export.har").read(Data(har.utf8))
         let options = TraceImporter.Options(minimumGap: .milliseconds(1))
         let imported = try TraceImporter(spec: ScenarioSuiteTests.driver.traceImport, options: options).makeScenario(
@@ -30,7 +32,7 @@ import Testing
         let driver = ScenarioSuiteTests.driver
         let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             .load(data: Data(text.utf8), file: "imported.json", id: "imported").get()
-        let second = await ScenarioRunner(driver: driver).run(scenario)
+        let second = await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
         #expect(second.status == .passed, "\(second.explanation)")
         // Exchange ids are the importer's own; everything else (order, concurrency, times,
         // requests and answers, with secrets masked by number) must be the same.
@@ -51,13 +53,12 @@ import Testing
         }
     }
 
-    @Test func theRecorderRedactsByDefaultAndKeepsSecretsOnlyWhenAsked() async throws {
+    @Test func theRecordingKeepsSecretsUntilRedacted() async throws {
         let id = "token-refresh/token-expiry-then-single-shared-refresh"
         let original = try ScenarioSuiteTests.load(ScenarioSuiteTests.root + "/\(id).json", id: id)
-        let recording = RecordingDriver(ScenarioSuiteTests.driver)
-        _ = await ScenarioRunner(driver: recording).run(original)
-        let redacted = recording.log().harDocument().prettyText
-        let kept = recording.log(redacted: false).harDocument().prettyText
+        let (_, trace) = await ScenarioRunner(driver: ScenarioSuiteTests.driver).runRecording(original)
+        let redacted = TraceRedactor().redact(trace).log.harDocument().prettyText
+        let kept = trace.harDocument().prettyText
         for secret in ["acc-feed-old-7Qm2", "ref-feed-old-K9x4"] {
             #expect(!redacted.contains(secret))
             #expect(kept.contains(secret))

@@ -42,9 +42,8 @@ struct ExportCommand: Command {
         case .success(let loaded):
             scenario = loaded
         }
-        let driver = RecordingDriver(context.driver)
-        let result = await ScenarioRunner(driver: driver).run(scenario)
-        let log = driver.log(redacted: !keepSecrets)
+        let (result, trace) = await ScenarioRunner(driver: context.driver).runRecording(scenario)
+        let log = keepSecrets ? trace : TraceRedactor().redact(trace).log
         try TraceFile.write(log, to: output)
         context.console.out("Wrote \(output): \(log.entries.count) entries; the scenario \(result.status.rawValue)\n")
         return result.status == .passed ? .success : .failure

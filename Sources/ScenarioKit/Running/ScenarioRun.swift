@@ -53,6 +53,12 @@ final class ScenarioRun: @unchecked Sendable {
         var location: ScenarioLocation?
     }
 
+    /// Where the stack is told the backend is.
+    static let baseURL = URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/")
+
+    /// What the backend served in this run, as HAR (see ``ScriptedBackend/servedTrace(baseURL:clock:)``).
+    var servedTrace: HARLog { backend.servedTrace(baseURL: Self.baseURL, clock: clock) }
+
     /// Runs the scenario on the calling thread, which becomes its runner thread, in its turn.
     /// - Parameter abandoned: takes the result instead when the app's code holds the thread past
     ///   a step's limits (see ``abandon(_:ending:)``); this function then never returns.
@@ -71,13 +77,12 @@ final class ScenarioRun: @unchecked Sendable {
         limitWaits(from: clock.now)
         defer { scheduler.waitLimits = nil }
 
-        let baseURL = URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/")
         let route = turn.route
         let transport: any HTTPTransport
         switch options.route {
         case .urlSession:
             transport = RoutedURLSessionTransport(
-                route: route, inner: URLSessionHTTPTransport(baseURL: baseURL, session: ScriptedURLProtocol.makeSession()),
+                route: route, inner: URLSessionHTTPTransport(baseURL: Self.baseURL, session: ScriptedURLProtocol.makeSession()),
                 outsideWork: scheduler.outside)
         case .direct:
             transport = ScriptedTransport(backend: backend)
@@ -87,7 +92,7 @@ final class ScenarioRun: @unchecked Sendable {
         var errorLocation: ScenarioLocation?
         do {
             let context = DriverContext(
-                given: scenario.given, transport: transport, clock: clock, baseURL: baseURL, route: options.route, urlRoute: route,
+                given: scenario.given, transport: transport, clock: clock, baseURL: Self.baseURL, route: options.route, urlRoute: route,
                 outside: scheduler.outside)
             let driver = self.driver
             let made = try onExecutor("makeSession(_:)") { () async -> Result<any DriverSession, any Error> in

@@ -17,17 +17,30 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs the scenario and returns its result; never throws: faults become `.error` results.
     public func run(_ scenario: Scenario) async -> ScenarioResult {
+        await run(scenario, recording: false).result
+    }
+
+    /// Runs the scenario and returns its result with what the scripted backend served, as HAR
+    /// 1.2 (not redacted): every request of the run, whichever route and session of the stack
+    /// sent it, with its answer. What `scenario export` writes.
+    public func runRecording(_ scenario: Scenario) async -> (result: ScenarioResult, trace: HARLog) {
+        let (result, trace) = await run(scenario, recording: true)
+        return (result, trace ?? HARLog(creator: "SessionScenarios", entries: []))
+    }
+
+    private func run(_ scenario: Scenario, recording: Bool) async -> (result: ScenarioResult, trace: HARLog?) {
         let driver = self.driver
         let options = self.options
         return await withCheckedContinuation { continuation in
             let thread = Thread {
                 let started = ContinuousClock.now
+                let run = ScenarioRun(scenario: scenario, driver: driver, options: options)
                 func finish(_ result: ScenarioResult) {
                     var result = result
                     result.wallTime = ContinuousClock.now - started
-                    continuation.resume(returning: result)
+                    continuation.resume(returning: (result, recording ? run.servedTrace : nil))
                 }
-                finish(ScenarioRun(scenario: scenario, driver: driver, options: options).execute(ifAbandoned: finish))
+                finish(run.execute(ifAbandoned: finish))
             }
             // Jobs of the stack under test run on this thread: give them room.
             thread.stackSize = 8 << 20
