@@ -177,6 +177,8 @@ import Testing
             route: route)
         #expect(followed.status == .passed, "\(followed.explanation)")
         #expect(followed.transcript.contains { $0.hasSuffix("#2 → GET /users/me") }, "\(followed.transcript)")
+        // The answer line shows the headers that decide what the client does next.
+        #expect(followed.transcript.contains { $0.hasSuffix("#1 ← 302 Found via moved  Location: /users/me") }, "\(followed.transcript)")
 
         let refused = await run(
             Build.scenario(

@@ -329,7 +329,7 @@ public final class ScriptedBackend: @unchecked Sendable {
             guard let served = log[number - 1].exchangeID else { return true }
             switch reply {
             case .response(let response):
-                transcript.append("\(stamp())#\(number) ← \(response.status) via \(served)\(Self.describeBody(response.body))")
+                transcript.append("\(stamp())#\(number) ← \(response.status) via \(served)\(Self.describe(response))")
             case .fault(let code):
                 transcript.append("\(stamp())#\(number) ← fault \(code.rawValue) via \(served)")
             }
@@ -351,6 +351,18 @@ public final class ScriptedBackend: @unchecked Sendable {
         for field in request.headers { line += "  \(field.name): \(field.value)" }
         return line + describeBody(request.body ?? Data())
     }
+
+    /// The headers of an answer that change what a client does next (where a redirect leads,
+    /// how long to wait, what to keep), then its body.
+    static func describe(_ response: HTTPResponse) -> String {
+        var line = ""
+        for field in response.headers where answerHeadersShown.contains(where: { field.name.caseInsensitiveCompare($0) == .orderedSame }) {
+            line += "  \(field.name): \(field.value)"
+        }
+        return line + describeBody(response.body)
+    }
+
+    private static let answerHeadersShown = ["Location", "Retry-After", "Set-Cookie", "WWW-Authenticate"]
 
     /// A body on one line: compact JSON when it is JSON, else text. Whole: lines are cut for
     /// reports only after secrets are masked, so no part of a long token survives a cut.
