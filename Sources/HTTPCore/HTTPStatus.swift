@@ -77,7 +77,9 @@ public struct HTTPStatus: Sendable, Hashable, Comparable, CustomStringConvertibl
     public static let gatewayTimeout = HTTPStatus(code: 504)
 
     private static let reasonPhrases: [Int: String] = [
-        200: "OK", 201: "Created", 204: "No Content",
+        200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
+        301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified", 307: "Temporary Redirect",
+        308: "Permanent Redirect",
         400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
         408: "Request Timeout", 409: "Conflict", 422: "Unprocessable Content",
         429: "Too Many Requests",
