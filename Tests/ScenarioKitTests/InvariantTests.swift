@@ -86,6 +86,32 @@ import Testing
         #expect(InvariantChecker.check(rule, good.record).isEmpty)
     }
 
+    @Test func refreshesOnlyForCurrentCatchesALate401RefreshingAgain() {
+        let rule = invariant(
+            .refreshesOnlyForCurrent(
+                value: .header("Authorization", scheme: "Bearer"), refresh: refresh, answerPath: "data.access_token",
+                after: StatusSet(statuses: [401])))
+        var run = Builder()
+        let early = run.send(.get, "/feed", bearer: "acc-old")
+        let late = run.send(.get, "/inbox", bearer: "acc-old")
+        run.answer(early, 401)
+        let first = run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-1"])
+        run.answer(first, 200, json: ["data": ["access_token": "acc-new"]])
+        run.answer(late, 401)  // late: its token was replaced a moment ago
+        var good = run
+        run.send(.post, "/auth/refresh", json: ["refresh_token": "ref-2"])  // broken: spends ref-2 for nothing
+        let retry = good.send(.get, "/inbox", bearer: "acc-new")  // retried with the new token
+        #expect(InvariantChecker.check(rule, run.record).map(\.requests) == [[4, 2, 3]])
+        #expect(InvariantChecker.check(rule, good.record).isEmpty)
+
+        // The new token refused in turn, or a refresh with no refusal before it: nothing to say.
+        var again = good
+        again.answer(retry, 401)
+        again.send(.post, "/auth/refresh", json: ["refresh_token": "ref-2"])
+        again.send(.post, "/auth/refresh", json: ["refresh_token": "ref-3"])
+        #expect(InvariantChecker.check(rule, again.record).isEmpty)
+    }
+
     @Test func noneAfterStopsAtTheEventAndReopensAtUntil() {
         let blocked = AnswerMatcher(status: StatusSet(statuses: [403]))
         let signIn = AnswerMatcher(request: RequestMatcher(path: .exact("/auth/login")), status: .success)

@@ -29,6 +29,11 @@ public struct Invariant: Sendable {
         /// No request carries a `value` that an earlier answer to a `replacedBy` request replaced
         /// with a new one (the new one is at `answerPath` in that answer's JSON body).
         case notAfterReplaced(value: ValueReference, replacedBy: RequestMatcher?, answerPath: String)
+        /// A `refresh` request goes out only for a refusal (one of `after`) of a request carrying
+        /// the `value` in use: not when every refusal since the last refresh was of a value a
+        /// refresh's answer (new value at `answerPath`) had already replaced, which is a late 401
+        /// spending the rotated refresh token again.
+        case refreshesOnlyForCurrent(value: ValueReference, refresh: RequestMatcher, answerPath: String, after: StatusSet)
         /// No request `requests` selects (carrying `carrying`, when given) is sent after any of the
         /// events `after` and before any of `until`. An answer counts as `after` only when its
         /// request was sent after the last `until`: a late answer of an ended session ends nothing.

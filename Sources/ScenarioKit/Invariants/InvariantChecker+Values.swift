@@ -46,6 +46,46 @@ extension InvariantChecker {
         }
     }
 
+    static func refreshesOnlyForCurrent(
+        _ events: Events, _ value: ValueReference, _ refresh: RequestMatcher, _ answerPath: String, _ refusals: StatusSet,
+        _ fail: Fail
+    ) {
+        var current: String?  // unknown until a refresh answers: any refusal then counts
+        var replacedBy: Int?
+        var refusedCurrent = false
+        var stale: (request: Int, value: String)?
+        for event in events.all {
+            switch event {
+            case .sent(let request) where matches(refresh, request.request):
+                if !refusedCurrent, let stale, let replacedBy {
+                    fail(
+                        "#\(request.number) \(request.request.method) \(request.request.path) went out for the refusal of #\(stale.request), whose \(value) '\(stale.value)' the answer to #\(replacedBy) had already replaced; retry with the new one instead",
+                        [request.number, stale.request, replacedBy], [stale.value])
+                }
+                refusedCurrent = false
+                stale = nil
+            case .answered(let request, let answer) where matches(refresh, request.request):
+                guard let status = answer.status, StatusSet.success.contains(status), let json = JSONValue.parse(answer.body),
+                    let new = ValueReference.text(json.at(path: answerPath))
+                else { continue }
+                current = new
+                replacedBy = request.number
+                refusedCurrent = false
+            case .answered(let request, let answer):
+                guard let status = answer.status, refusals.contains(status), let carried = value.read(from: request.request) else {
+                    continue
+                }
+                if current == nil || carried == current {
+                    refusedCurrent = true
+                } else {
+                    stale = (request.number, carried)
+                }
+            case .sent:
+                continue
+            }
+        }
+    }
+
     static func noneAfter(
         _ events: Events, _ after: [RunEvent], _ until: [RunEvent], _ requests: RequestMatcher?, _ carrying: ValueReference?,
         _ fail: Fail

@@ -16,6 +16,8 @@ public enum InvariantChecker {
                 neverSentTwice(record, requests, value, fail)
             case .notAfterReplaced(let value, let replacedBy, let answerPath):
                 notAfterReplaced(events, value, replacedBy, answerPath, fail)
+            case .refreshesOnlyForCurrent(let value, let refresh, let answerPath, let after):
+                refreshesOnlyForCurrent(events, value, refresh, answerPath, after, fail)
             case .noneAfter(let after, let until, let requests, let carrying):
                 noneAfter(events, after, until, requests, carrying, fail)
             case .maxInFlight(let requests, let max):

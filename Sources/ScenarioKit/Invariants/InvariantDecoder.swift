@@ -13,6 +13,7 @@ package enum InvariantKeys {
     package static let checks: [(name: String, keys: [String])] = [
         ("neverSentTwice", ["requests", "value"]),
         ("notAfterReplaced", ["value", "replacedBy", "answer"]),
+        ("refreshesOnlyForCurrent", ["value", "refresh", "answer", "after"]),
         ("noneAfter", ["after", "until", "requests", "carrying"]),
         ("maxInFlight", ["requests", "max"]),
         ("maxRepeats", ["requests", "max", "after"]),
@@ -129,6 +130,15 @@ extension ScenarioDecoder {
             let by = fields["replacedBy"].flatMap { decodeMatcher($0.value, at: fields.path("replacedBy")) }
             let answer = string(fields, "answer", required: true, nonEmpty: true)
             if let value, let answer { rule = .notAfterReplaced(value: value, replacedBy: by, answerPath: answer) }
+        case "refreshesOnlyForCurrent":
+            let value = requiredValue(fields, "value")
+            if fields["refresh"] == nil { missing("refresh", in: fields, " (the refresh requests)") }
+            let refresh = fields["refresh"].flatMap { decodeMatcher($0.value, at: fields.path("refresh")) }
+            let answer = string(fields, "answer", required: true, nonEmpty: true)
+            let after = fields["after"].flatMap { decodeStatuses($0.value, at: fields.path("after")) } ?? StatusSet(statuses: [401])
+            if let value, let refresh, let answer {
+                rule = .refreshesOnlyForCurrent(value: value, refresh: refresh, answerPath: answer, after: after)
+            }
         case "noneAfter":
             let after = fields["after"].map { decodeEvents($0.value, at: fields.path("after")) }
             if fields["after"] == nil { missing("after", in: fields) }
