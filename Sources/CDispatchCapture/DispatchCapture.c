@@ -748,6 +748,23 @@ int ssdc_is_global_queue(void *queue) {
     return 0;
 }
 
+// A queue's class is the first word of the object (libdispatch's `do_vtable`); a queue made
+// concurrent has the class of one made so for the purpose, kept for the process.
+static void *concurrent_class;
+static pthread_once_t concurrent_class_once = PTHREAD_ONCE_INIT;
+
+static void find_concurrent_class(void) {
+    void *attribute = dlsym(RTLD_DEFAULT, "_dispatch_queue_attr_concurrent");
+    void *probe = attribute && real.queue_create ? real.queue_create("ssdc.concurrent-class", attribute) : NULL;
+    if (probe) concurrent_class = *(void **)probe;
+}
+
+int ssdc_is_concurrent_queue(void *queue) {
+    if (!queue) return 0;
+    pthread_once(&concurrent_class_once, find_concurrent_class);
+    return concurrent_class && *(void **)queue == concurrent_class;
+}
+
 int64_t ssdc_nanoseconds_until(uint64_t when) {
     const uint64_t forever = ~0ull, wall_now = ~1ull, wall_mask = 1ull << 63, monotonic_mask = 1ull << 62;
     if (when == 0 || when == wall_now) return 0;
@@ -793,6 +810,7 @@ void *ssdc_main_queue(void) { return 0; }
 void *ssdc_default_queue(void) { return 0; }
 void *ssdc_timer_source_type(void) { return 0; }
 int ssdc_is_global_queue(void *queue) { return 0; }
+int ssdc_is_concurrent_queue(void *queue) { return 0; }
 const char *ssdc_transfer_method(void *easy) { return 0; }
 const char *ssdc_transfer_url(void *easy) { return 0; }
 void ssdc_virtual_clocks_begin(int64_t (*elapsed)(void), int64_t wall_start) {

@@ -17,6 +17,8 @@ import Testing
                 ActionSpec("signal", "a queue waits on an NSCondition a later main-queue block signals"),
                 ActionSpec("timedWait", "a queue waits on an NSCondition until 5 s later; nothing signals"),
                 ActionSpec("appThreadSignals", "a queue waits on an NSCondition only a thread of the app's own signals"),
+                ActionSpec("concurrentQueue", "a block of a concurrent queue waits on a semaphore the queue's next block signals"),
+                ActionSpec("operationQueue", "an operation waits on a semaphore the queue's next operation signals (width 2)"),
             ]
         }
         var givenKeys: [GivenSpec] { [] }
@@ -44,6 +46,18 @@ import Testing
                 }
             }
             return noted.value
+        }
+
+        /// Starts `work` with a semaphore and a `done` to call once the wait on it returned;
+        /// answers when `done` was called, with the virtual time.
+        private func waitedFor(
+            _ work: (DispatchSemaphore, @escaping @Sendable () -> Void) -> Void
+        ) async -> JSONValue {
+            let semaphore = DispatchSemaphore(value: 0)
+            await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+                work(semaphore) { finished.resume() }
+            }
+            return ["waited": true, "at": now]
         }
 
         func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
@@ -101,6 +115,27 @@ import Testing
                         condition.unlock()
                         note("signalled", .bool(true))
                     })
+            case "concurrentQueue":
+                let queue = DispatchQueue(label: "conditions.concurrent", attributes: .concurrent)
+                return .value(
+                    await waitedFor { semaphore, done in
+                        queue.async {
+                            semaphore.wait()
+                            done()
+                        }
+                        queue.async { semaphore.signal() }
+                    })
+            case "operationQueue":
+                let operations = OperationQueue()
+                operations.maxConcurrentOperationCount = 2
+                return .value(
+                    await waitedFor { semaphore, done in
+                        operations.addOperation {
+                            semaphore.wait()
+                            done()
+                        }
+                        operations.addOperation { semaphore.signal() }
+                    })
             default:
                 return .error(["code": "unknownAction"])
             }
@@ -141,6 +176,14 @@ import Testing
             let result = await run("appThreadSignals", expect: ["signalled": true])
             #expect(result.status == .error)
             #expect(result.explanation.contains("escaped: the app blocked a thread on a condition"), "\(result.explanation)")
+        }
+
+        /// A queue made concurrent, and an `OperationQueue` of width 2 (a concurrent queue inside),
+        /// run their next block while one waits, as libdispatch's threads would.
+        @Test(arguments: ["concurrentQueue", "operationQueue"])
+        func aConcurrentQueueRunsItsNextBlockWhileOneWaits(_ action: String) async {
+            let result = await run(action, expect: ["waited": true, "at": 0])
+            #expect(result.status == .passed, "\(result.explanation)")
         }
     #endif
 }

@@ -81,6 +81,8 @@ void *ssdc_default_queue(void);
 void *ssdc_timer_source_type(void);
 /// Whether the queue is one of libdispatch's global (concurrent) queues.
 int ssdc_is_global_queue(void *queue);
+/// Whether the queue was made concurrent (`DISPATCH_QUEUE_CONCURRENT`, `.concurrent`).
+int ssdc_is_concurrent_queue(void *queue);
 /// Nanoseconds from now until `when` (negative when past); `when` in either of libdispatch's clocks.
 int64_t ssdc_nanoseconds_until(uint64_t when);
 

@@ -124,6 +124,15 @@ enum DispatchCapture {
         }
     }
 
+    /// Whether `queue` runs blocks side by side: a global queue, or one made `.concurrent` (an
+    /// `OperationQueue`'s own, say) aimed at one. While a block of it waits, the queue's other
+    /// blocks may run, as on libdispatch's threads.
+    static func runsSideBySide(_ queue: Object) -> Bool {
+        if ssdc_is_global_queue(queue) != 0 { return true }
+        guard ssdc_is_concurrent_queue(queue) != 0 else { return false }
+        return lock.withLock { targets[queue] == nil }
+    }
+
     /// The serial queue that orders `queue`'s blocks: the last queue of its target chain before
     /// a global one (a queue made with a target runs its blocks on that target, in one order).
     static func serialRoot(of queue: Object) -> Object {

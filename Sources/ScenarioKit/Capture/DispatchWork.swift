@@ -35,8 +35,11 @@ final class DispatchWork: @unchecked Sendable {
     }
 
     /// Whether blocks on this queue may run in any order (a global queue): asked once, as the
-    /// scheduler asks it for every queued block whenever it picks one.
+    /// scheduler asks it for every queued block whenever it picks one. A queue made `.concurrent`
+    /// keeps its order under exploration, which a barrier block on it may count on.
     private(set) lazy var isConcurrent: Bool = ssdc_is_global_queue(queue) != 0
+    /// Whether the queue's other blocks may run while this one waits (see ``DispatchCapture/runsSideBySide(_:)``).
+    private(set) lazy var sharesItsQueue: Bool = DispatchCapture.runsSideBySide(queue)
     var isMain: Bool { queue == DispatchCapture.mainQueue }
     /// The serial queue that orders this block among others (see ``DispatchCapture/serialRoot(of:)``).
     private(set) lazy var serialRoot: DispatchCapture.Object = DispatchCapture.serialRoot(of: queue)

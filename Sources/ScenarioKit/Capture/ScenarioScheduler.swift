@@ -195,7 +195,7 @@ final class ScenarioScheduler: @unchecked Sendable {
             }
             return taken
         }
-        holding(ssdc_is_global_queue(target) != 0 ? nil : target) {
+        holding(DispatchCapture.runsSideBySide(target) ? nil : target) {
             run(on: target, holdingItsRealLock: DispatchCapture.guardsSharedState(target)) {
                 for work in earlier { run(work, holdingItsQueue: true) }
                 ssdc_block_invoke(block)
@@ -369,7 +369,7 @@ final class ScenarioScheduler: @unchecked Sendable {
             defer { runningMain = work.isMain }
             return runningMain
         }
-        holding(work.isConcurrent ? nil : work.queue) {
+        holding(work.sharesItsQueue ? nil : work.queue) {
             run(on: work.queue, holdingItsRealLock: !holdingItsQueue && work.guardsSharedState, work.run)
         }
         condition.withLock { runningMain = outerMain }
