@@ -154,6 +154,12 @@ enum LoaderFixtures {
             message: #"'times' must be an integer >= 1 or "unlimited"; got "unlimted""#, hint: "did you mean 'unlimited'?",
             schemaRejects: true),
         BadCase(
+            label: "whenPending beyond times",
+            text: document(exchanges: #"{ "request": {}, "fault": "cancelled", "times": 2, "release": { "whenPending": 3 } }"#),
+            at: "3 }", path: "$.exchanges[0].release.whenPending",
+            message: "'whenPending' is 3, but this exchange serves 2 requests ('times'), so its answers are never released",
+            hint: "make 'times' at least 3, or lower 'whenPending'", schemaRejects: false),
+        BadCase(
             label: "wakes beyond exact integers", text: document(extra: #""limits": { "wakes": 1000000000000000000 }"#),
             at: "1000000000000000000", path: "$.limits.wakes",
             message: "'limits.wakes' must be an integer >= 1; got 1e+18, beyond the largest integer a scenario holds (9e15)",

@@ -87,6 +87,15 @@ extension ScenarioDecoder {
         var release: ReleaseCondition?
         if let member = fields["release"] {
             release = decodeRelease(member.value, at: fields.path("release"))
+            if case .whenPending(let count)? = release, let times, count > times,
+                let pending = member.value.members?.first(where: { $0.key == "whenPending" })
+            {
+                // The count is of requests waiting on this exchange, which serves `times` of them.
+                report(
+                    "'whenPending' is \(count), but this exchange serves \(times) request\(times == 1 ? "" : "s") ('times'), so its answers are never released",
+                    pending.value, JSONPath.appending(fields.path("release"), key: "whenPending"),
+                    hint: "make 'times' at least \(count), or lower 'whenPending'")
+            }
         }
 
         let optional = bool(fields, "optional") ?? false
