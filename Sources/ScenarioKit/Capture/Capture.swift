@@ -25,7 +25,7 @@ enum Capture {
     nonisolated(unsafe) private static var wholeProcess = false
 
     /// Scenarios run one at a time in a process: what the hooks capture is process-wide.
-    static let turn = NSLock()
+    static let turn = ProcessTurn()
 
     static func claimWholeProcess() { lock.withLock { wholeProcess = true } }
 

@@ -4,12 +4,12 @@ import HTTPCore
 /// One run of one scenario, on the calling thread: the loop that starts actions, lets the app
 /// run until idle, moves virtual time and checks expectations.
 final class ScenarioRun: @unchecked Sendable {
-    private let scenario: Scenario
-    private let driver: any ScenarioDriver
-    private let options: RunOptions
-    private let scheduler: ScenarioScheduler
-    private let clock: VirtualClock
-    private let backend: ScriptedBackend
+    let scenario: Scenario
+    let driver: any ScenarioDriver
+    let options: RunOptions
+    let scheduler: ScenarioScheduler
+    let clock: VirtualClock
+    let backend: ScriptedBackend
     private var session: (any DriverSession)?
     private var handles: [String: PendingAction] = [:]
     private var steps: [StepResult] = []
@@ -61,11 +61,14 @@ final class ScenarioRun: @unchecked Sendable {
 
     /// Runs the scenario on the calling thread, which becomes its runner thread, in its turn.
     /// - Parameter abandoned: takes the result instead when the app's code holds the thread past
-    ///   a step's limits (see ``abandon(_:ending:)``); this function then never returns.
+    ///   a step's limits (see ``abandon(_:ending:)``), and this function then never returns; or,
+    ///   from another thread, when the stack blocked this one for real (``ProcessTurn/lose(_:reason:)``).
     func execute(ifAbandoned abandoned: @escaping (ScenarioResult) -> Void) -> ScenarioResult {
         let turn: ScenarioTurn
+        // Called on the stall watch's thread while this one is blocked in the stack for real.
+        nonisolated(unsafe) let (run, abandoned) = (self, abandoned)
         do {
-            turn = try ScenarioTurn.begin(for: scheduler, serving: backend)
+            turn = try ScenarioTurn.begin(for: scheduler, serving: backend) { message in abandoned(run.stalledResult(message)) }
         } catch {
             return result(errorMessage: "\(error)", errorLocation: nil)
         }

@@ -31,11 +31,15 @@ public struct ScenarioRunner: Sendable {
     private func run(_ scenario: Scenario, recording: Bool) async -> (result: ScenarioResult, trace: HARLog?) {
         let driver = self.driver
         let options = self.options
+        StallWatch.endRunsThatStall(after: StallWatch.limit)
         return await withCheckedContinuation { continuation in
             let thread = Thread {
                 let started = ContinuousClock.now
                 let run = ScenarioRun(scenario: scenario, driver: driver, options: options)
+                // Once: a run ended from the stall watch may still come back one day.
+                let finished = ResultBox<Bool>()
                 func finish(_ result: ScenarioResult) {
+                    guard finished.setOnce(true) else { return }
                     var result = result
                     result.wallTime = ContinuousClock.now - started
                     continuation.resume(returning: (result, recording ? run.servedTrace : nil))

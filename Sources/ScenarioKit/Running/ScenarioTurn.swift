@@ -9,13 +9,16 @@ struct ScenarioTurn {
     private let scheduler: ScenarioScheduler
 
     /// Waits for the process, then takes it for the run of `scheduler`, whose `backend` serves its
-    /// URLSession requests.
-    static func begin(for scheduler: ScenarioScheduler, serving backend: ScriptedBackend) throws -> ScenarioTurn {
-        Capture.turn.lock()
+    /// URLSession requests; `ending` ends the run early if its thread never comes back (see
+    /// ``ProcessTurn/lose(_:reason:)``).
+    static func begin(
+        for scheduler: ScenarioScheduler, serving backend: ScriptedBackend, ending: @escaping @Sendable (String) -> Void
+    ) throws -> ScenarioTurn {
+        try Capture.turn.take(endingWith: ending)
         do {
             try RuntimeHooks.install()
         } catch {
-            Capture.turn.unlock()
+            Capture.turn.give()
             throw error
         }
         Capture.begin(scheduler)
@@ -30,7 +33,7 @@ struct ScenarioTurn {
         ScriptedURLProtocol.unroute(route)
         Capture.end(scheduler)
         RuntimeHooks.remove()
-        Capture.turn.unlock()
+        Capture.turn.give()
     }
 
     /// Blocks the calling thread for good: its turn ended with the app's code still on its stack,

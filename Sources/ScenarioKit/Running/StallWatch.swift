@@ -7,19 +7,47 @@ enum StallWatch {
     static let cause =
         "the stack blocked the scenario's thread for real (a deadlock, a lock or a wait that only a thread of its own ends, an endless loop)"
 
+    /// Real time without progress after which a scenario counts as stalled: 60 s, or
+    /// `SCENARIO_STALL_SECONDS` from the environment.
+    static let limit: Duration = {
+        let seconds = ProcessInfo.processInfo.environment["SCENARIO_STALL_SECONDS"].flatMap(Double.init) ?? 60
+        return .milliseconds(Int64(max(0.1, min(seconds, 86_400)) * 1000))
+    }()
+
     private static let started = NSLock()
     nonisolated(unsafe) private static var isWatching = false
+
+    /// Starts the watch once per process; `true` only for the first caller.
+    private static func startOnce() -> Bool {
+        started.withLock {
+            defer { isWatching = true }
+            return !isWatching
+        }
+    }
+
+    /// Where scenarios run beside other work (a test bundle): a scenario that goes `limit` without
+    /// running any of its work ends as an error saying so, and the scenarios after it in this
+    /// process end at once saying why, instead of waiting for its thread for good. (A command that
+    /// runs only scenarios stops instead, or loses only that worker process.)
+    static func endRunsThatStall(after limit: Duration) {
+        guard !Capture.ownsWholeProcess, startOnce() else { return }
+        @Sendable func endTheRun(_ stalled: Capture.Progress) {
+            let file = stalled.file ?? "a scenario"
+            Capture.turn.lose(
+                "\(file) made no progress for \(limit) of real time: \(cause). Its thread cannot be taken back, so this process runs no more scenarios.",
+                reason:
+                    "not run: \(file) blocked the scenario's thread for real earlier in this process, and scenarios share what that thread holds; fix that one first (`scenario run --jobs 2` runs each scenario in a worker process, and loses only that one)"
+            )
+        }
+        watch(every: .seconds(1), for: limit, progress: { Capture.progress }, stalled: endTheRun)
+    }
 
     /// In a command that runs scenarios in its own process, one at a time: ends the process with
     /// exit status 1 and a message naming the scenario when it goes `limit` without running any of
     /// its work. Its thread cannot be taken back from the stack, so the command cannot go on; in
     /// worker processes (`--jobs 2` and more) only that scenario is lost.
     static func endProcessWhenAScenarioStalls(after limit: Duration) {
-        let first = started.withLock {
-            defer { isWatching = true }
-            return !isWatching
-        }
-        guard first else { return }
+        guard startOnce() else { return }
         @Sendable func stop(_ stalled: Capture.Progress) {
             let message =
                 "error: \(stalled.file ?? "a scenario") made no progress for \(limit) of real time: \(cause). The run stops here, without reports; with --jobs 2 or more each scenario runs in a worker process, and only this one is lost.\n"

@@ -23,11 +23,11 @@ public struct WorkerLaunch: Sendable {
     /// Real time a worker may go without running any of its scenario's work before it is stopped.
     public var stallLimit: Duration
 
-    /// Describes how to start a worker.
-    public init(executable: URL, arguments: [String], stallLimit: Duration = .seconds(60)) {
+    /// Describes how to start a worker; `stallLimit` is 60 s unless `SCENARIO_STALL_SECONDS` says otherwise.
+    public init(executable: URL, arguments: [String], stallLimit: Duration? = nil) {
         self.executable = executable
         self.arguments = arguments
-        self.stallLimit = stallLimit
+        self.stallLimit = stallLimit ?? StallWatch.limit
     }
 }
 

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import ScenarioKit
+
+/// A stack that blocks the scenario's thread for real inside a test bundle: the run ends as an
+/// error after the stall limit, and the scenarios after it end at once saying why, instead of
+/// the test process waiting for good.
+@Suite struct StalledRunTests {
+    @Test func aLostTurnEndsItsHolderOnceAndRefusesEveryLaterRun() throws {
+        let turn = ProcessTurn()
+        let ended = ResultBox<String>()
+        try turn.take { ended.set($0) }
+        let waiter = ResultBox<String>()
+        let waiting = Thread {
+            do {
+                try turn.take { _ in }
+                waiter.set("took the turn")
+            } catch {
+                waiter.set("\(error)")
+            }
+        }
+        waiting.start()
+        turn.lose("stalled", reason: "not run: lost")
+        #expect(ended.value == "stalled")
+        while waiter.value == nil { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(waiter.value == "not run: lost")
+        #expect(throws: ProcessTurn.Lost.self) { try turn.take { _ in } }
+    }
+
+    /// The probe below, in a test process of its own with a one-second stall limit.
+    @Test func aRunBlockedForRealEndsAndTheNextIsRefused() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "StalledRunTests/probe"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SCENARIO_STALL_SECONDS"] = "1"
+        environment["SCENARIO_STALL_PROBE"] = "1"
+        process.environment = environment
+        // A file, not a pipe, and a deadline: before the fix the probe waited for good.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("stall-probe-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let output = try FileHandle(forWritingTo: log)
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("Test probe() passed"), "\(text)")
+    }
+
+    struct BlockingDriver: ScenarioDriver {
+        var name: String { "Blocking" }
+        var actions: [ActionSpec] { [ActionSpec("block", "reads a pipe nothing writes to"), ActionSpec("nothing", "does nothing")] }
+        var givenKeys: [GivenSpec] { [] }
+        func makeSession(_ context: DriverContext) async throws -> any DriverSession { BlockingSession() }
+    }
+
+    struct BlockingSession: ActionOnlySession {
+        func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
+            guard action == "block" else { return .value(.null) }
+            var ends: [Int32] = [0, 0]
+            _ = pipe(&ends)
+            var byte: UInt8 = 0
+            _ = read(ends[0], &byte, 1)  // blocks the scenario's thread for real, for good
+            return .value(.null)
+        }
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SCENARIO_STALL_PROBE"] != nil))
+    func probe() async {
+        let runner = ScenarioRunner(driver: BlockingDriver())
+        let stalled = await runner.run(Build.scenario(steps: [Build.step(.perform(Build.call("block"), parallel: 1, expect: .ok))]))
+        #expect(stalled.status == .error)
+        #expect(stalled.explanation.contains("made no progress for 1.0 seconds of real time"), "\(stalled.explanation)")
+        let next = await runner.run(Build.scenario(steps: [Build.step(.perform(Build.call("nothing"), parallel: 1, expect: .ok))]))
+        #expect(next.status == .error)
+        #expect(next.explanation.contains("blocked the scenario's thread for real earlier in this process"), "\(next.explanation)")
+    }
+}
