@@ -44,6 +44,12 @@ struct CookieJar: Sendable {
     let mainDocumentURL: URL?
     let backend: ScriptedBackend
 
+    /// The jar of `task`'s session, when `response` sets cookies or leads elsewhere.
+    init?(for response: HTTPResponse, task: URLSessionTask?, request: URLRequest, backend: ScriptedBackend) {
+        guard !response.headers.values(for: "Set-Cookie").isEmpty || response.headers["Location"] != nil else { return nil }
+        self.init(session: URLSessionTaskInternals.session(of: task), request: request, backend: backend)
+    }
+
     init?(session: URLSession?, request: URLRequest, backend: ScriptedBackend) {
         guard let configuration = session?.configuration, configuration.httpCookieAcceptPolicy != .never,
             let storage = configuration.httpCookieStorage

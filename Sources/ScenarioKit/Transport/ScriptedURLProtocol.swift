@@ -113,7 +113,6 @@ public class ScriptedURLProtocol: URLProtocol {
             return
         }
         let uploadBody = URLSessionTaskInternals.uploadBody(of: task)
-        let cookieJar = CookieJar(session: URLSessionTaskInternals.session(of: task), request: urlRequest, backend: backend)
         // Our own transport tags its requests and tracks them itself; others are tracked here
         // until URLSession hands the answer on.
         let transportTag = urlRequest.value(forHTTPHeaderField: Self.tagHeader).flatMap { Int($0) }
@@ -156,9 +155,11 @@ public class ScriptedURLProtocol: URLProtocol {
             var request = HTTPRequest(urlRequest, url: url, dropping: [Self.routeHeader, Self.tagHeader])
             if request.body == nil, redirects == 0 { request.body = uploadBody }
             let number = backend.handle(request, tag: tag, isWanted: isWanted) { result in
-                if case .success(let response) = result { cookieJar?.keep(response, from: url) }
-                guard case .success(let response) = result, let next = Self.redirect(response, from: urlRequest, cookies: cookieJar),
-                    let http = HTTPURLResponse(response, url: url)
+                guard case .success(let response) = result else { return deliver(result, from: url) }
+                // The session is found by reflection, so only for an answer that needs it.
+                let cookies = CookieJar(for: response, task: task, request: urlRequest, backend: backend)
+                cookies?.keep(response, from: url)
+                guard let next = Self.redirect(response, from: urlRequest, cookies: cookies), let http = HTTPURLResponse(response, url: url)
                 else { return deliver(result, from: url) }
                 guard redirects < Self.redirectLimit else {
                     return deliver(.failure(TransportError(.other, detail: "too many redirects")), from: url)

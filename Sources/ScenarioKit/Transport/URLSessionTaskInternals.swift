@@ -13,7 +13,9 @@ enum URLSessionTaskInternals {
     /// The body an upload task was given apart from its request, read whole.
     static func uploadBody(of task: URLSessionTask?) -> Data? {
         #if canImport(FoundationNetworking)
-            guard let task, let body = storedValue("knownBody", of: task).flatMap(unwrapped) else { return nil }
+            guard let task = task as? URLSessionUploadTask, let body = storedValue("knownBody", of: task).flatMap(unwrapped) else {
+                return nil
+            }
             // `_Body` is `.none`, `.data(DispatchData)`, `.file(URL)` or `.stream(InputStream)`.
             guard let payload = Mirror(reflecting: body).children.first?.value else { return nil }
             switch payload {
