@@ -9,7 +9,7 @@ import Foundation
 /// one queue, an empty queue means the app is idle: every task waits on the virtual clock, on
 /// the scripted backend, on declared outside work, or is done. No yielding and hoping.
 final class ScenarioScheduler: @unchecked Sendable {
-    private struct Entry {
+    struct Entry {
         var work: Work
         /// When it was queued, on Dispatch's real clock (Swift's clocks are virtual on a Linux
         /// runner), where deadlines are estimated from it (``Capture/deadlineSlack(_:foreign:)``).
@@ -23,16 +23,8 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// taking an entry O(1)).
     private var queue: [Entry] = []
     private var order: JobOrder
-    /// Tasks (and serial queues) by the order they first appeared in: what an explored schedule
-    /// gives priorities to.
-    private var ordinals: [OrdinalKey: Int] = [:]
-    /// What an ordinal belongs to: a task or serial queue by address (they live while they
-    /// matter), or one piece of work by the order it was made in (its address may come back).
-    private enum OrdinalKey: Hashable {
-        case task(UInt64)
-        case address(UnsafeRawPointer)
-        case piece(Int)
-    }
+    /// What an explored schedule gives priorities to.
+    private var ordinals = TaskOrdinals()
     /// How many entries were queued so far.
     private var queued = 0
 
@@ -52,15 +44,8 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// How far the app's blocking waits may move virtual time in the current step, and what ends
     /// the run when one goes further (runner thread only; see ``WaitLimits``).
     var waitLimits: WaitLimits?
-    /// Answers waiting to reach the stack, one at a time, in the order they came due: the next
-    /// goes once everything the previous one caused has run or waits, or, under an explored
-    /// schedule, when the schedule picks it (see ``arrivedTogether``).
-    private var deliveries: [Entry] = []
-    /// How many of the first `deliveries` were already due when the last answer was handed on:
-    /// they arrived together with it, and under an explored schedule they may reach the stack
-    /// while it still handles that one, as on the real network. An answer that comes due later
-    /// waits for the app to be idle, so the stack's own work in hand (its other requests) runs first.
-    private var arrivedTogether = 0
+    /// Answers waiting to reach the stack (see ``DueAnswers``).
+    private var deliveries = DueAnswers()
     /// `group.notify` blocks waiting for their group to empty.
     private let notifications = DispatchNotifications()
     /// When the running job was queued, on the runner thread (read there only).
@@ -152,7 +137,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Keeps an answer of the scripted backend until nothing else can run.
     func deliver(_ answer: AnswerDelivery) {
         condition.withLock {
-            deliveries.append(entry(.delivery(answer)))
+            deliveries.add(entry(.delivery(answer)))
             condition.signal()
         }
     }
@@ -288,20 +273,22 @@ final class ScenarioScheduler: @unchecked Sendable {
         if head == queue.count { queueDue(notifications.due()) }
         if !deliveries.isEmpty, !hasRunnableEntry(beside: roots) {
             // Nothing else can run: the next answer goes (the schedule's pick when exploring).
-            let chosen = order.isFIFO || deliveries.count == 1 ? 0 : order.pick(deliveries.map { ordinal(of: $0) })
-            queue.append(handOn(delivery: chosen))
+            let waiting = deliveries.entries
+            let chosen = order.isFIFO || waiting.count == 1 ? 0 : order.pick(waiting.map { ordinals.of($0) })
+            queue.append(deliveries.handOn(chosen))
         }
         guard head < queue.count else { return nil }
-        if !order.isFIFO, queue.count - head > 1 || arrivedTogether > 0 {
+        let together = deliveries.arrivedTogether
+        if !order.isFIFO, queue.count - head > 1 || !together.isEmpty {
             // An explored schedule: bring the chosen entry to the front, keeping the others' order.
             // Only the first block of each serial queue may go: a serial queue keeps its order.
             // Answers that arrived together compete too: on the real network the next one does not
             // wait for the app to finish with the last (a guard that checks, hops, then sets).
             var positions: [Int] = []
-            var ordinals: [Int] = []
-            for index in 0..<arrivedTogether {
+            var tasks: [Int] = []
+            for (index, answer) in together.enumerated() {
                 positions.append(-1 - index)
-                ordinals.append(ordinal(of: deliveries[index]))
+                tasks.append(ordinals.of(answer))
             }
             var seenQueues: Set<UnsafeMutableRawPointer> = []
             for position in head..<queue.count {
@@ -310,12 +297,12 @@ final class ScenarioScheduler: @unchecked Sendable {
                 }
                 if roots.hold(queue[position].work) { continue }
                 positions.append(position)
-                ordinals.append(ordinal(of: queue[position]))
+                tasks.append(ordinals.of(queue[position]))
             }
             guard !positions.isEmpty else { return nil }
-            let chosen = positions[order.pick(ordinals)]
+            let chosen = positions[order.pick(tasks)]
             if chosen < 0 {
-                queue.insert(handOn(delivery: -1 - chosen), at: head)
+                queue.insert(deliveries.handOn(-1 - chosen), at: head)
             } else if chosen != head {
                 queue.insert(queue.remove(at: chosen), at: head)
             }
@@ -332,13 +319,6 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
         jobsRun += 1
         return next
-    }
-
-    /// Takes the answer at `index` to hand on; the others due now arrived together with it (lock held).
-    private func handOn(delivery index: Int) -> Entry {
-        let entry = deliveries.remove(at: index)
-        arrivedTogether = deliveries.count
-        return entry
     }
 
     /// Runs an entry on the runner thread "on" its executor or queue.
@@ -390,22 +370,6 @@ final class ScenarioScheduler: @unchecked Sendable {
         currentQueue = queue
         if holdingItsRealLock { DispatchCapture.holdingRealLock(of: queue, body) } else { body() }
         currentQueue = outer
-    }
-
-    /// The task (or serial queue) an entry belongs to, numbered by first appearance.
-    private func ordinal(of entry: Entry) -> Int {
-        let key: OrdinalKey
-        switch entry.work {
-        case .job(let job, _):
-            // A task by its id: a finished task's address can come back for another one.
-            let id = RuntimeHooks.taskID(of: job)
-            key = id != 0 ? .task(id) : .piece(entry.sequence)
-        case .block(let block): key = block.isConcurrent ? .piece(entry.sequence) : .address(UnsafeRawPointer(block.serialRoot))
-        case .delivery: key = .piece(entry.sequence)
-        }
-        if let known = ordinals[key] { return known }
-        ordinals[key] = ordinals.count
-        return ordinals.count - 1
     }
 
     /// Waits up to `seconds` of real time for a job from another thread; returns whether one came.
