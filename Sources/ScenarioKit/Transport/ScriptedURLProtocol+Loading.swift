@@ -44,12 +44,6 @@ struct CookieJar: Sendable {
     let mainDocumentURL: URL?
     let backend: ScriptedBackend
 
-    /// The jar of `task`'s session, when `response` sets cookies or leads elsewhere.
-    init?(for response: HTTPResponse, task: URLSessionTask?, request: URLRequest, backend: ScriptedBackend) {
-        guard !response.headers.values(for: "Set-Cookie").isEmpty || response.headers["Location"] != nil else { return nil }
-        self.init(session: URLSessionTaskInternals.session(of: task), request: request, backend: backend)
-    }
-
     init?(session: URLSession?, request: URLRequest, backend: ScriptedBackend) {
         guard let configuration = session?.configuration, configuration.httpCookieAcceptPolicy != .never,
             let storage = configuration.httpCookieStorage
@@ -88,7 +82,7 @@ extension ScriptedURLProtocol {
     /// is not one. Only on Linux: FoundationNetworking follows redirects in its own HTTP loading
     /// alone (a protocol's `wasRedirectedTo` stops the process), so here they are followed as it
     /// would. Apple's URLSession is handed the redirect answer as it is (not checked here).
-    static func redirect(_ response: HTTPResponse, from request: URLRequest, cookies: CookieJar?) -> URLRequest? {
+    static func redirect(_ response: HTTPResponse, from request: URLRequest) -> URLRequest? {
         #if canImport(FoundationNetworking)
             let code = response.status.code
             guard [301, 302, 303, 307, 308].contains(code), let location = response.headers["Location"], let base = request.url,
@@ -102,7 +96,6 @@ extension ScriptedURLProtocol {
                 next.setValue(nil, forHTTPHeaderField: "Content-Type")
                 next.setValue(nil, forHTTPHeaderField: "Content-Length")
             }
-            next.setValue(cookies?.header(for: target), forHTTPHeaderField: "Cookie")
             return next
         #else
             return nil
@@ -113,9 +106,10 @@ extension ScriptedURLProtocol {
     /// on the session's delegate queue, as URLSession does; without a delegate it follows.
     /// `decision` gets the request to send next, or `nil` to hand the redirect answer on.
     static func decide(
-        _ response: HTTPURLResponse, next: URLRequest, task: URLSessionTask?, _ decision: @escaping @Sendable (URLRequest?) -> Void
+        _ response: HTTPURLResponse, next: URLRequest, task: URLSessionTask?, session: URLSession?,
+        _ decision: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard let task, let session = URLSessionTaskInternals.session(of: task), let delegate = task.delegate else {
+        guard let task, let session, let delegate = task.delegate else {
             return decision(next)
         }
         session.delegateQueue.addOperation {

@@ -156,15 +156,20 @@ public class ScriptedURLProtocol: URLProtocol {
             if request.body == nil, redirects == 0 { request.body = uploadBody }
             let number = backend.handle(request, tag: tag, isWanted: isWanted) { result in
                 guard case .success(let response) = result else { return deliver(result, from: url) }
+                let redirect = Self.redirect(response, from: urlRequest)
+                guard redirect != nil || !response.headers.values(for: "Set-Cookie").isEmpty else { return deliver(result, from: url) }
                 // The session is found by reflection, so only for an answer that needs it.
-                let cookies = CookieJar(for: response, task: task, request: urlRequest, backend: backend)
+                let session = URLSessionTaskInternals.session(of: task)
+                let cookies = CookieJar(session: session, request: urlRequest, backend: backend)
                 cookies?.keep(response, from: url)
-                guard let next = Self.redirect(response, from: urlRequest, cookies: cookies), let http = HTTPURLResponse(response, url: url)
-                else { return deliver(result, from: url) }
+                guard var next = redirect, let target = next.url, let http = HTTPURLResponse(response, url: url) else {
+                    return deliver(result, from: url)
+                }
                 guard redirects < Self.redirectLimit else {
                     return deliver(.failure(TransportError(.other, detail: "too many redirects")), from: url)
                 }
-                Self.decide(http, next: next, task: task) { chosen in
+                next.setValue(cookies?.header(for: target), forHTTPHeaderField: "Cookie")
+                Self.decide(http, next: next, task: task, session: session) { chosen in
                     guard let chosen, let target = chosen.url else { return deliver(result, from: url) }
                     send(chosen, to: target, redirects: redirects + 1)
                 }
