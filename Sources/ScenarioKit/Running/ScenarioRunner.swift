@@ -31,7 +31,7 @@ public struct ScenarioRunner: Sendable {
     private func run(_ scenario: Scenario, recording: Bool) async -> (result: ScenarioResult, trace: HARLog?) {
         let driver = self.driver
         let options = self.options
-        StallWatch.endRunsThatStall(after: StallWatch.limit)
+        StallWatch.endRunsThatStall()
         return await withCheckedContinuation { continuation in
             let thread = Thread {
                 let started = ContinuousClock.now

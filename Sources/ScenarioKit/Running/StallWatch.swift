@@ -29,7 +29,7 @@ enum StallWatch {
     /// running any of its work ends as an error saying so, and the scenarios after it in this
     /// process end at once saying why, instead of waiting for its thread for good. (A command that
     /// runs only scenarios stops instead, or loses only that worker process.)
-    static func endRunsThatStall(after limit: Duration) {
+    static func endRunsThatStall() {
         guard !Capture.ownsWholeProcess, startOnce() else { return }
         @Sendable func endTheRun(_ stalled: Capture.Progress) {
             let file = stalled.file ?? "a scenario"
