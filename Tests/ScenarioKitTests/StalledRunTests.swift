@@ -30,12 +30,23 @@ import Testing
 
     /// The probe below, in a test process of its own with a one-second stall limit.
     @Test func aRunBlockedForRealEndsAndTheNextIsRefused() throws {
+        try runProbe("probe")
+    }
+
+    /// The command's probe below, likewise: a command that runs scenarios in its own process.
+    @Test func aCommandGoesOnInAWorkerAfterARunBlockedForReal() throws {
+        try runProbe("commandProbe")
+    }
+
+    /// Runs one probe of this suite in a test process of its own, with a one-second stall limit,
+    /// and expects it to pass.
+    private func runProbe(_ name: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "StalledRunTests/probe"]
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "StalledRunTests/\(name)"]
         var environment = ProcessInfo.processInfo.environment
         environment["SCENARIO_STALL_SECONDS"] = "1"
-        environment["SCENARIO_STALL_PROBE"] = "1"
+        environment["SCENARIO_STALL_PROBE"] = name
         process.environment = environment
         // A file, not a pipe, and a deadline: before the fix the probe waited for good.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("stall-probe-\(UUID().uuidString).log")
@@ -51,7 +62,7 @@ import Testing
         process.waitUntilExit()
         let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.contains("Test probe() passed"), "\(text)")
+        #expect(text.contains("Test \(name)() passed"), "\(text)")
     }
 
     struct BlockingDriver: ScenarioDriver {
@@ -72,7 +83,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["SCENARIO_STALL_PROBE"] != nil))
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SCENARIO_STALL_PROBE"] == "probe"))
     func probe() async {
         let runner = ScenarioRunner(driver: BlockingDriver())
         let stalled = await runner.run(Build.scenario(steps: [Build.step(.perform(Build.call("block"), parallel: 1, expect: .ok))]))
@@ -81,5 +92,30 @@ import Testing
         let next = await runner.run(Build.scenario(steps: [Build.step(.perform(Build.call("nothing"), parallel: 1, expect: .ok))]))
         #expect(next.status == .error)
         #expect(next.explanation.contains("blocked the scenario's thread for real earlier in this process"), "\(next.explanation)")
+    }
+
+    /// `scenario run --jobs 1`: the process owns every thread for its scenarios, and the blocked
+    /// run's thread is never given back. Before, the process stopped there without reports; now the
+    /// blocked scenario is an error and the next runs in a worker (here a stand-in that answers passed).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SCENARIO_STALL_PROBE"] == "commandProbe"))
+    func commandProbe() async throws {
+        ScenarioProcess.claimWholeProcess()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stall-command-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (file, action) in [("1-blocks", "block"), ("2-after", "nothing")] {
+            let text = #"{ "name": "\#(file)", "description": "d", "steps": [ { "do": "\#(action)" } ] }"#
+            try Data(text.utf8).write(to: folder.appendingPathComponent("\(file).json"))
+        }
+        let answer = ScenarioResult(id: "2-after", name: "ran in a worker", file: "2-after.json", status: .passed)
+        let reply = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
+        let worker = WorkerLaunch(
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "read line; printf '%s\\n' '{\"result\":\(reply)}'"])
+        let suite = SuiteRunner(driver: BlockingDriver(), configuration: .init(jobs: 1, workers: worker))
+        let outcome = await suite.run(files: try suite.discover([folder.path]), keeping: .all) { _, _ in }
+        let results = outcome.run.scenarios
+        #expect(results.map(\.status) == [.error, .passed])
+        #expect(results.first?.explanation.contains("the scenarios after it run in a worker process") == true, "\(results)")
+        #expect(results.last?.name == "ran in a worker")
     }
 }

@@ -31,6 +31,16 @@ enum Capture {
 
     static var ownsWholeProcess: Bool { lock.withLock { wholeProcess } }
 
+    /// The running scenario's thread is kept by the stack for good: the process goes on with
+    /// other work (reports, worker processes), so no job from elsewhere is counted as that
+    /// scenario's any more, and the addresses of jobs it owned, which new jobs may reuse, are forgotten.
+    static func abandonRunning() {
+        lock.withLock {
+            wholeProcess = false
+            if let running { known = known.filter { $0.value !== running } }
+        }
+    }
+
     /// Which scenario runs (by its scheduler and file) and how many of its jobs and blocks ran:
     /// it changes while scenarios progress.
     static var progress: Progress {

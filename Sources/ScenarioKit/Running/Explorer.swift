@@ -19,6 +19,8 @@ struct Explorer: Sendable {
     func run(_ scenario: Scenario) async -> ScenarioResult {
         // The first-in-first-out run also measures how many jobs a schedule spans.
         var first = await ScenarioRunner(driver: driver, options: options).run(scenario)
+        // It kept this process's scenario thread for good: no other order can run here.
+        if Capture.turn.isLost { return first }
         var explored = options
         explored.scheduleLength = max(1, first.jobs)
         switch exploration {

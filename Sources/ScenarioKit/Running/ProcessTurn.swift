@@ -2,7 +2,7 @@ import Foundation
 
 /// Whose turn it is at the process: scenarios in one process run one after another, since what
 /// the capture installs is process-wide (see ``ScenarioTurn``). A run whose stack blocks the
-/// scenario's thread for real never gives its turn back; ``lose(_:)`` then ends that run and
+/// scenario's thread for real never gives its turn back; ``lose(_:reason:)`` then ends that run and
 /// every later one at once with the reason, instead of leaving them waiting for good.
 final class ProcessTurn: @unchecked Sendable {
     /// The process can run no more scenarios.
@@ -16,7 +16,10 @@ final class ProcessTurn: @unchecked Sendable {
     /// Ends the run that holds the turn, with a message; set while a run holds it.
     private var endHolder: (@Sendable (String) -> Void)?
 
-    /// Waits for the turn and takes it; `end` ends the run early (see ``lose(_:)``).
+    /// Whether a run kept the turn for good (see ``lose(_:reason:)``): this process runs no more scenarios.
+    var isLost: Bool { condition.withLock { lostBecause != nil } }
+
+    /// Waits for the turn and takes it; `end` ends the run early (see ``lose(_:reason:)``).
     func take(endingWith end: @escaping @Sendable (String) -> Void) throws(Lost) {
         condition.lock()
         defer { condition.unlock() }

@@ -27,34 +27,32 @@ enum StallWatch {
 
     /// Where scenarios run beside other work (a test bundle): a scenario that goes `limit` without
     /// running any of its work ends as an error saying so, and the scenarios after it in this
-    /// process end at once saying why, instead of waiting for its thread for good. (A command that
-    /// runs only scenarios stops instead, or loses only that worker process.)
+    /// process end at once saying why, instead of waiting for its thread for good. (A worker
+    /// process is stopped by its pool instead, see ``WorkerLaunch/stallLimit``.)
     static func endRunsThatStall() {
-        guard !Capture.ownsWholeProcess, startOnce() else { return }
+        guard !Capture.ownsWholeProcess else { return }
+        endRunsThatStall(after: limit, then: "this process runs no more scenarios")
+    }
+
+    /// In a command that runs scenarios one at a time in its own process (`run --jobs 1`): as
+    /// above, and the process stops owning every thread, so the command can go on (the suite runs
+    /// the scenarios after it in a worker process, see ``SuiteRunner``) and write its reports.
+    static func endCommandRunsThatStall(after limit: Duration) {
+        endRunsThatStall(after: limit, then: "the scenarios after it run in a worker process")
+    }
+
+    private static func endRunsThatStall(after limit: Duration, then whatFollows: String) {
+        guard startOnce() else { return }
         @Sendable func endTheRun(_ stalled: Capture.Progress) {
             let file = stalled.file ?? "a scenario"
+            Capture.abandonRunning()
             Capture.turn.lose(
-                "\(file) made no progress for \(limit) of real time: \(cause). Its thread cannot be taken back, so this process runs no more scenarios.",
+                "\(file) made no progress for \(limit) of real time: \(cause). Its thread cannot be taken back, so \(whatFollows).",
                 reason:
                     "not run: \(file) blocked the scenario's thread for real earlier in this process, and scenarios share what that thread holds; fix that one first (`scenario run --jobs 2` runs each scenario in a worker process, and loses only that one)"
             )
         }
         watch(every: .seconds(1), for: limit, progress: { Capture.progress }, stalled: endTheRun)
-    }
-
-    /// In a command that runs scenarios in its own process, one at a time: ends the process with
-    /// exit status 1 and a message naming the scenario when it goes `limit` without running any of
-    /// its work. Its thread cannot be taken back from the stack, so the command cannot go on; in
-    /// worker processes (`--jobs 2` and more) only that scenario is lost.
-    static func endProcessWhenAScenarioStalls(after limit: Duration) {
-        guard startOnce() else { return }
-        @Sendable func stop(_ stalled: Capture.Progress) {
-            let message =
-                "error: \(stalled.file ?? "a scenario") made no progress for \(limit) of real time: \(cause). The run stops here, without reports; with --jobs 2 or more each scenario runs in a worker process, and only this one is lost.\n"
-            FileHandle.standardError.write(Data(message.utf8))
-            exit(1)
-        }
-        watch(every: .seconds(1), for: limit, progress: { Capture.progress }, stalled: stop)
     }
 
     /// Calls `stalled` once, on a thread of its own, when `progress` stays the same for `limit`

@@ -212,14 +212,16 @@ public struct SuiteRunner: Sendable {
 
         let jobs = max(1, configuration.jobs)
         #if os(macOS) || os(Linux) || os(Windows)
-            let pool = jobs > 1 ? configuration.workers.map(WorkerPool.init) : nil
+            // Workers start on first use: with one job, only once a stack kept this process's
+            // scenario thread for good (``ProcessTurn/isLost``), for the scenarios after it.
+            let pool = configuration.workers.map(WorkerPool.init)
+            if let stallLimit = configuration.workers?.stallLimit, Capture.ownsWholeProcess, jobs == 1 {
+                StallWatch.endCommandRunsThatStall(after: stallLimit)
+            }
         #endif
-        if let stallLimit = configuration.workers?.stallLimit, Capture.ownsWholeProcess {
-            StallWatch.endProcessWhenAScenarioStalls(after: stallLimit)
-        }
         @Sendable func execute(_ work: Work) async -> Executed {
             #if os(macOS) || os(Linux) || os(Windows)
-                if let pool { return await Self.execute(work, in: pool, loader: loader) }
+                if let pool, jobs > 1 || Capture.turn.isLost { return await Self.execute(work, in: pool, loader: loader) }
             #endif
             return await Self.execute(work, driver: driver, configuration: configuration, loader: loader)
         }
@@ -332,6 +334,8 @@ public struct SuiteRunner: Sendable {
         guard times > 1 else { return first }
         var wallTime = first.wallTime
         for run in 2...times {
+            // A run that kept this process's scenario thread for good is the answer: none can follow.
+            if Capture.turn.isLost { break }
             let again = await runner.run(scenario)
             wallTime += again.wallTime
             if let difference = nondeterminism(first, again, run: run, location: scenario.location) {
