@@ -103,15 +103,23 @@ public final class VirtualClock: Clock, @unchecked Sendable {
 
     // MARK: - For the runner and the scripted backend
 
-    /// Calls `action` when time reaches `deadline` (at once if it already has).
-    package func schedule(at deadline: Instant, label: String, _ action: @escaping @Sendable () -> Void) {
-        let due: Bool = lock.withLock {
-            guard deadline > current else { return true }
+    /// Calls `action` when time reaches `deadline` (at once if it already has). Returns what
+    /// ``cancelTimer(_:)`` takes, or `nil` when it ran at once.
+    @discardableResult
+    package func schedule(at deadline: Instant, label: String, _ action: @escaping @Sendable () -> Void) -> UInt64? {
+        let id: UInt64? = lock.withLock {
+            guard deadline > current else { return nil }
             nextID += 1
             sleepers.append(Sleeper(id: nextID, deadline: deadline, label: label, wake: .timer(action)))
-            return false
+            return nextID
         }
-        if due { action() }
+        if id == nil { action() }
+        return id
+    }
+
+    /// Drops a timer ``schedule(at:label:_:)`` set that is no longer needed, so time never moves to it.
+    package func cancelTimer(_ id: UInt64) {
+        lock.withLock { sleepers.removeAll { $0.id == id } }
     }
 
     /// The earliest deadline anything waits for.

@@ -33,6 +33,9 @@ public final class ScriptedBackend: @unchecked Sendable {
         var tag: Int?
         /// Whether the client still wants the answer when it is due (`nil`: always).
         var isWanted: (@Sendable () -> Bool)?
+        /// When the client stops waiting and fails the request with `timedOut` (a URLSession's
+        /// request timeout), asked only of an answer that does not go at once; `nil`: it waits.
+        var clientDeadline: @Sendable () -> VirtualClock.Instant? = { nil }
     }
 
     private let lock = NSLock()
@@ -43,8 +46,10 @@ public final class ScriptedBackend: @unchecked Sendable {
     private var held: [[Held]]
     /// Requests their clients gave up on (see ``cancelledByClient(_:)``).
     private var givenUp: Set<Int> = []
-    /// Answers waiting on virtual latency, by request number.
+    /// Answers waiting on virtual latency, or on their client's deadline when it comes first, by request number.
     private var delayed: [Int: Held] = [:]
+    /// The clock's timers that time held answers out at their client's deadline, by request number.
+    private var clientTimeouts: [Int: UInt64] = [:]
     private var reachedSteps: Set<String> = []
     /// Requests not answered yet (held, delayed or being handled).
     private var unanswered = 0
@@ -109,12 +114,18 @@ public final class ScriptedBackend: @unchecked Sendable {
 
     /// Takes a request and answers it through `respond`, now or later. `tag` names the request
     /// on the URLSession route; `isWanted`, asked when the answer is due, says whether the client
-    /// is giving the request up (then it is logged as cancelled). Returns the request's number.
+    /// is giving the request up (then it is logged as cancelled); `timeout`, asked only when the
+    /// answer does not go at once, is how long the client waits for it before it fails the
+    /// request with `timedOut` (the exchange still served it). Returns the request's number.
     @discardableResult
     func handle(
-        _ request: HTTPRequest, tag: Int? = nil, isWanted: (@Sendable () -> Bool)? = nil, respond: @escaping Respond
+        _ request: HTTPRequest, tag: Int? = nil, isWanted: (@Sendable () -> Bool)? = nil,
+        timeout: (@Sendable () -> Duration?)? = nil, respond: @escaping Respond
     ) -> Int {
         var toSend: [(Held, Duration)] = []
+        var heldNow: Held?
+        let arrived = clock.now
+        let clientDeadline: @Sendable () -> VirtualClock.Instant? = { timeout?().map { arrived.advanced(by: $0) } }
         let number = lock.withLock { () -> Int in
             unanswered += 1
             let number = log.count + 1
@@ -138,7 +149,8 @@ public final class ScriptedBackend: @unchecked Sendable {
             }
             uses[index] += 1
             let exchange = exchanges[index]
-            let answer = Held(number: number, reply: exchange.reply, respond: respond, tag: tag, isWanted: isWanted)
+            let answer = Held(
+                number: number, reply: exchange.reply, respond: respond, tag: tag, isWanted: isWanted, clientDeadline: clientDeadline)
             switch exchange.release {
             case nil:
                 toSend.append((answer, exchange.latency))
@@ -149,13 +161,35 @@ public final class ScriptedBackend: @unchecked Sendable {
                 toSend.append((answer, exchange.latency))
             case .some(let release):
                 held[index].append(answer)
+                heldNow = answer
                 tag.map { outsideWork?.park($0) }
                 transcript.append("\(stamp())#\(number) ⏸ held by '\(exchange.id)' (\(Self.describe(release)))")
             }
             return number
         }
+        if let heldNow { timeOutWhileHeld(heldNow) }
         for (answer, latency) in toSend { deliver(answer, after: latency) }
         return number
+    }
+
+    /// A held answer's client gives up at its deadline if the answer is still held then.
+    private func timeOutWhileHeld(_ answer: Held) {
+        guard let deadline = answer.clientDeadline() else { return }
+        let number = answer.number
+        let timer = clock.schedule(at: deadline, label: "request #\(number) times out (its client's request timeout)") { [weak self] in
+            guard let self else { return }
+            let timedOut: Held? = lock.withLock {
+                clientTimeouts.removeValue(forKey: number)
+                for index in held.indices {
+                    if let position = held[index].firstIndex(where: { $0.number == number }) { return held[index].remove(at: position) }
+                }
+                return nil
+            }
+            guard let timedOut else { return }
+            timedOut.tag.map { outsideWork?.unpark($0) }
+            send(timedOut, timingOut: true)
+        }
+        if let timer { lock.withLock { clientTimeouts[number] = timer } }
     }
 
     /// The client gave request `number` up before its answer reached it (the app cancelled its
@@ -267,23 +301,30 @@ public final class ScriptedBackend: @unchecked Sendable {
         held[index] = []
         for answer in drained {
             answer.tag.map { outsideWork?.unpark($0) }
+            clientTimeouts.removeValue(forKey: answer.number).map(clock.cancelTimer)
             if logging { transcript.append("\(stamp())#\(answer.number) ▶ released") }
         }
         return drained
     }
 
-    /// Answers after `latency` of virtual time; called without the lock.
+    /// Answers after `latency` of virtual time, or times the request out at its client's
+    /// deadline when that comes first; called without the lock.
     private func deliver(_ answer: Held, after scripted: Duration) {
         let latency = scripted + lock.withLock { extraLatency() }
         guard latency > .zero else { return send(answer) }
+        let due = clock.now.advanced(by: latency)
+        let deadline = answer.clientDeadline().flatMap { $0 < due ? $0 : nil }
         lock.withLock { delayed[answer.number] = answer }
+        let label =
+            deadline == nil
+            ? "answer to request #\(answer.number) after \(latency) latency"
+            : "request #\(answer.number) times out (its client's request timeout) before its answer after \(latency)"
         // The timer goes on the clock before the request is parked: a runner woken by the
         // parking must find the deadline there.
-        clock.schedule(at: clock.now.advanced(by: latency), label: "answer to request #\(answer.number) after \(latency) latency") {
-            [weak self] in
+        clock.schedule(at: deadline ?? due, label: label) { [weak self] in
             guard let self, let answer = self.lock.withLock({ self.delayed.removeValue(forKey: answer.number) }) else { return }
             answer.tag.map { self.outsideWork?.unpark($0) }
-            self.send(answer)
+            self.send(answer, timingOut: deadline != nil)
         }
         answer.tag.map { outsideWork?.park($0) }
     }
@@ -296,9 +337,32 @@ public final class ScriptedBackend: @unchecked Sendable {
         lock.withLock { self.handOn = handOn }
     }
 
-    private func send(_ answer: Held) {
-        guard let handOn = lock.withLock({ handOn }) else { return answerNow(answer) }
-        handOn(AnswerDelivery { [self] in answerNow(answer) })
+    /// Hands the answer on, or, `timingOut`, its client's `timedOut` instead.
+    private func send(_ answer: Held, timingOut: Bool = false) {
+        let now: @Sendable () -> Void = { [self] in timingOut ? timeOutNow(answer) : answerNow(answer) }
+        guard let handOn = lock.withLock({ handOn }) else { return now() }
+        handOn(AnswerDelivery(now))
+    }
+
+    /// The client gives the request up with `timedOut`: no answer came within its request timeout.
+    private func timeOutNow(_ answer: Held) {
+        if let isWanted = answer.isWanted, !isWanted() { return cancelledByClient(answer.number) }
+        let waited: Duration? = lock.withLock {
+            let number = answer.number
+            guard !givenUp.contains(number) else { return nil }
+            unanswered -= 1
+            events += 1
+            answers[number - 1] = RunRecord.Answer(
+                status: nil, fault: TransportError.Code.timedOut.rawValue, at: clock.now.offset, order: events)
+            let waited = log[number - 1].arrivedAt.duration(to: clock.now)
+            let served = log[number - 1].exchangeID.map { " ('\($0)' answers later)" } ?? ""
+            transcript.append(
+                "\(stamp())#\(number) ✗ timed out by the client after \(VirtualClock.Instant.format(waited)) (its request timeout)\(served)"
+            )
+            return waited
+        }
+        guard let waited else { return }
+        answer.respond(.failure(TransportError(.timedOut, detail: "no answer within the request timeout (\(waited))")))
     }
 
     private func answerNow(_ answer: Held) {

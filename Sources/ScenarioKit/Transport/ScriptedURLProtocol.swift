@@ -134,6 +134,9 @@ public class ScriptedURLProtocol: URLProtocol {
         let handOff = self.handOff
         handOff.arm { ownTag.map { outside?.delivered($0, isHandedOn: isHandedOn) } }
 
+        // A session of the stack's own gives up on a late answer as URLSession would; requests
+        // of `context.transport` wait as long as the direct route does, so both routes agree.
+        let timeout = transportTag == nil ? Self.requestTimeout(of: urlRequest, task: task) : nil
         @Sendable func deliver(_ result: Result<HTTPResponse, TransportError>, from url: URL) {
             // Counted before URLSession sees the answer, so its pick-up cannot come first.
             guard handOff.take() else { return }
@@ -154,7 +157,7 @@ public class ScriptedURLProtocol: URLProtocol {
         @Sendable func send(_ urlRequest: URLRequest, to url: URL, redirects: Int) {
             var request = HTTPRequest(urlRequest, url: url, dropping: [Self.routeHeader, Self.tagHeader])
             if request.body == nil, redirects == 0 { request.body = uploadBody }
-            let number = backend.handle(request, tag: tag, isWanted: isWanted) { result in
+            let number = backend.handle(request, tag: tag, isWanted: isWanted, timeout: timeout) { result in
                 guard case .success(let response) = result else { return deliver(result, from: url) }
                 let redirect = Self.redirect(response, from: urlRequest)
                 guard redirect != nil || !response.headers.values(for: "Set-Cookie").isEmpty else { return deliver(result, from: url) }
@@ -185,6 +188,19 @@ public class ScriptedURLProtocol: URLProtocol {
     /// backend logs the cancel and drops the answer.
     override public func stopLoading() {
         if handOff.take() { giveUp?() }
+    }
+
+    /// How long URLSession waits for the request's answer before it fails the task with
+    /// `timedOut`: as FoundationNetworking decides, the request's own `timeoutInterval` when it
+    /// set one (one other than the 60 s default), else its session's `timeoutIntervalForRequest`.
+    /// The session is found by reflection, so only for an answer that does not come at once.
+    private static func requestTimeout(of request: URLRequest, task: URLSessionTask?) -> @Sendable () -> Duration? {
+        let own = request.timeoutInterval
+        return {
+            let seconds = own != 60 ? own : URLSessionTaskInternals.session(of: task)?.configuration.timeoutIntervalForRequest ?? own
+            guard seconds > 0, seconds < 1e9 else { return nil }
+            return .nanoseconds(Int64(seconds * 1e9))
+        }
     }
 
     /// FoundationNetworking takes a download task's answer only from its own HTTP loading, which
