@@ -57,3 +57,25 @@ import Testing
         #expect(!section.contains("fine"), "\(section)")
     }
 }
+
+/// The schedule that failed leads a result found by exploration, before its causes and symptoms.
+@Suite struct ScheduleNoteRuleTests {
+    @Test func theScheduleNoteComesBeforeCausesAndSymptoms() {
+        let note = AssertionResult(label: AssertionResult.schedule, passed: false, message: "failed under schedule 3 of 100 (seed 1)")
+        let cause = AssertionResult(label: AssertionResult.unmatchedRequests, passed: false, message: "#4 GET /x")
+        let symptom = AssertionResult(label: "alerts", passed: false, message: "expected 1 element(s), got 2")
+        let result = ScenarioResult(
+            id: "a", name: "a", file: "a.json", status: .failed,
+            steps: [
+                StepResult(index: 0, label: "schedule 1:3", location: nil, assertions: [note]),
+                StepResult(index: 1, label: "do x", location: nil, assertions: [symptom]),
+                StepResult(index: 2, label: "expect", location: nil, assertions: [cause]),
+            ])
+        #expect(result.failures.map(\.label) == [AssertionResult.schedule, AssertionResult.unmatchedRequests, "alerts"])
+        let lines = ResultText.failureLines(result)
+        #expect(lines.first == "schedule: failed under schedule 3 of 100 (seed 1)", "\(lines)")
+        #expect(lines.dropFirst().first?.hasPrefix("cause: unmatched requests") == true, "\(lines)")
+        #expect(lines.filter { $0.contains("schedule 3") }.count == 1, "\(lines)")
+        #expect(ResultText.headline(result).hasPrefix("schedule: failed under schedule 3"))
+    }
+}

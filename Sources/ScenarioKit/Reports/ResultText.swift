@@ -17,19 +17,24 @@ package enum ResultText {
     }
 
     /// Every failed assertion under a header naming its step, with expected/actual or the diff;
-    /// causes (unmatched requests, unused exchanges) first, before the symptoms they led to.
+    /// the explored schedule that failed, then causes (unmatched requests, unused exchanges)
+    /// first, before the symptoms they led to.
     package static func failureLines(_ scenario: ScenarioResult) -> [String] {
         var lines: [String] = []
+        for (_, note) in scenario.failedChecks where note.isScheduleNote {
+            lines.append(contentsOf: assertionLines(note))
+        }
         for (_, cause) in scenario.failedChecks where cause.isCause {
             var causeLines = assertionLines(cause)
             causeLines[0] = "cause: " + causeLines[0]
             lines.append(contentsOf: causeLines)
         }
-        for step in scenario.steps where step.assertions.contains(where: { !$0.passed && !$0.isCause }) {
+        func isSymptom(_ assertion: AssertionResult) -> Bool { !assertion.passed && !assertion.isCause && !assertion.isScheduleNote }
+        for step in scenario.steps where step.assertions.contains(where: isSymptom) {
             var header = "step \(step.index) `\(step.label)`"
             if let location = step.location { header += " at \(location)" }
             lines.append(header)
-            for assertion in step.assertions where !assertion.passed && !assertion.isCause {
+            for assertion in step.assertions where isSymptom(assertion) {
                 lines.append(contentsOf: assertionLines(assertion).map { "  " + $0 })
             }
         }

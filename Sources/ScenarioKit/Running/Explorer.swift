@@ -71,7 +71,9 @@ struct Explorer: Sendable {
             result.steps.insert(
                 StepResult(
                     index: 0, label: "schedule \(schedule)", location: scenario.location,
-                    assertions: [AssertionResult(label: "schedule", passed: false, message: note, location: scenario.location)]),
+                    assertions: [
+                        AssertionResult(label: AssertionResult.schedule, passed: false, message: note, location: scenario.location)
+                    ]),
                 at: 0)
         }
     }

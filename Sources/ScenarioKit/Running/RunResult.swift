@@ -144,12 +144,14 @@ public struct ScenarioResult: Sendable, Codable {
     /// Every assertion that did not hold, causes first (see ``failedChecks``).
     public var failures: [AssertionResult] { failedChecks.map(\.check) }
 
-    /// Every assertion that did not hold with its step, causes first: requests no exchange
-    /// matched and exchanges left unused (``AssertionResult/isCause``) come before the symptoms
-    /// they led to (a wrong outcome, state or alert), which follow in step order.
+    /// Every assertion that did not hold with its step, causes first: after the explored schedule
+    /// that failed (``AssertionResult/isScheduleNote``), requests no exchange matched and exchanges
+    /// left unused (``AssertionResult/isCause``) come before the symptoms they led to (a wrong
+    /// outcome, state or alert), which follow in step order.
     public var failedChecks: [(step: StepResult, check: AssertionResult)] {
         let all = steps.flatMap { step in step.assertions.filter { !$0.passed }.map { (step: step, check: $0) } }
-        return all.filter(\.check.isCause) + all.filter { !$0.check.isCause }
+        let symptoms = all.filter { !$0.check.isCause && !$0.check.isScheduleNote }
+        return all.filter(\.check.isScheduleNote) + all.filter(\.check.isCause) + symptoms
     }
 
     /// The transcript as one block of text.
@@ -210,6 +212,11 @@ public struct AssertionResult: Sendable, Hashable, Codable {
     public static let unmatchedRequests = "unmatched requests"
     /// The label of the check that lists exchanges not used as scripted.
     public static let unusedExchanges = "unused exchanges"
+    /// The label of the note an explored schedule's failure starts with: which schedule, how to replay it.
+    public static let schedule = "schedule"
+
+    /// Whether this is the note saying which explored schedule failed, which leads the result.
+    public var isScheduleNote: Bool { label == Self.schedule }
 
     /// Whether this check names a cause rather than a symptom: a request no exchange matched (the
     /// stack got a 404 it was never meant to see) or an exchange left unused (an answer the
