@@ -124,8 +124,11 @@ public final class ScriptedBackend: @unchecked Sendable {
     ) -> Int {
         var toSend: [(Held, Duration)] = []
         var heldNow: Held?
-        let arrived = clock.now
-        let clientDeadline: @Sendable () -> VirtualClock.Instant? = { timeout?().map { arrived.advanced(by: $0) } }
+        var clientDeadline: @Sendable () -> VirtualClock.Instant? = { nil }
+        if let timeout {
+            let arrived = clock.now
+            clientDeadline = { timeout().map { arrived.advanced(by: $0) } }
+        }
         let number = lock.withLock { () -> Int in
             unanswered += 1
             let number = log.count + 1
