@@ -7,7 +7,9 @@
 //
 // FoundationNetworking's one call that starts a libcurl transfer (curl_multi_add_handle) goes
 // through the handlers too, so a request from a session that does not route to the scenario can
-// be held back before libcurl opens a socket for it.
+// be held back before libcurl opens a socket for it. So do the program's own `connect` and
+// `getaddrinfo` (a client that is not URLSession: SwiftNIO, AsyncHTTPClient, a socket), so a
+// connection away from this machine is refused before it opens.
 //
 // The same rewriting gives a runner thread virtual clocks: `clock_gettime` as Swift Concurrency
 // calls it (ContinuousClock, SuspendingClock, Task.sleep's deadlines) reads the scenario's
@@ -29,9 +31,15 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <arpa/inet.h>
 #include <link.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <sys/socket.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/time.h>
 #include <stdint.h>
@@ -75,6 +83,8 @@ typedef unsigned char (*cf_is_main_fn)(void);
 typedef int (*nanosleep_fn)(const struct timespec *, struct timespec *);
 typedef int (*usleep_fn)(useconds_t);
 typedef unsigned (*sleep_fn)(unsigned);
+typedef int (*connect_fn)(int, const struct sockaddr *, socklen_t);
+typedef int (*getaddrinfo_fn)(const char *, const char *, const struct addrinfo *, struct addrinfo **);
 
 static struct {
     async_fn async, barrier_async, sync, barrier_sync;
@@ -119,6 +129,9 @@ static struct {
     nanosleep_fn nanosleep;
     usleep_fn usleep;
     sleep_fn sleep;
+    // The C library's way onto the network: the program's own calls are rebound too.
+    connect_fn connect;
+    getaddrinfo_fn getaddrinfo;
 } real;
 
 static ssdc_handlers handlers;
@@ -237,6 +250,7 @@ static __thread int64_t anchor_wall;
 // the real clock by it, so the sleep loop, which counts on them, sees its end and stops.
 static __thread int64_t slept_ahead;
 static int clocks_rebound, dates_rebound, transfers_rebound, timers_rebound, waits_rebound, program_sleeps_rebound, main_thread_rebound;
+static int connections_rebound;
 
 static int64_t real_nanoseconds(clockid_t clock) {
     struct timespec spec;
@@ -396,6 +410,8 @@ int ssdc_virtual_program_sleeps_available(void) { return program_sleeps_rebound;
 
 int ssdc_main_thread_available(void) { return main_thread_rebound; }
 
+int ssdc_connection_guard_available(void) { return connections_rebound; }
+
 int ssdc_program_defines_sleeps(void) {
     Dl_info sleeps, capture;
     if (!real.usleep || !dladdr((void *)real.usleep, &sleeps) || !dladdr((void *)ssdc_install, &capture)) return 0;
@@ -488,11 +504,61 @@ static struct rebinding foundation_rebindings[] = {
 };
 static const size_t wall_clock_rebindings = 3;
 
-// The program's own sleeps (the stack's code is linked into it, in the CLI and in `swift test`).
+// Writes `host:port` for an address away from this machine (IPv4 or IPv6, not loopback) and
+// returns 1; 0 for any other (loopback, a local socket).
+static int describe_remote(const struct sockaddr *address, socklen_t length, char *text, size_t size) {
+    char host[INET6_ADDRSTRLEN];
+    if (address && address->sa_family == AF_INET && length >= (socklen_t)sizeof(struct sockaddr_in)) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        if ((ntohl(v4->sin_addr.s_addr) >> 24) == 127 || !inet_ntop(AF_INET, &v4->sin_addr, host, sizeof host)) return 0;
+        snprintf(text, size, "%s:%u", host, (unsigned)ntohs(v4->sin_port));
+        return 1;
+    }
+    if (address && address->sa_family == AF_INET6 && length >= (socklen_t)sizeof(struct sockaddr_in6)) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
+        const struct in6_addr *ip = &v6->sin6_addr;
+        int mapped_loopback = IN6_IS_ADDR_V4MAPPED(ip) && ip->s6_addr[12] == 127;
+        if (IN6_IS_ADDR_LOOPBACK(ip) || mapped_loopback || !inet_ntop(AF_INET6, ip, host, sizeof host)) return 0;
+        snprintf(text, size, "[%s]:%u", host, (unsigned)ntohs(v6->sin6_port));
+        return 1;
+    }
+    return 0;
+}
+
+static int my_connect(int socket, const struct sockaddr *address, socklen_t length) {
+    char destination[INET6_ADDRSTRLEN + 16];
+    if (handlers.connection && describe_remote(address, length, destination, sizeof destination) && handlers.connection(destination)) {
+        errno = ECONNREFUSED;
+        return -1;
+    }
+    return real.connect(socket, address, length);
+}
+
+// Whether looking `name` up asks no one away from this machine: `localhost` and its subdomains,
+// or a numeric address (which `connect` then judges).
+static int is_local_name(const char *name) {
+    size_t length = strlen(name);
+    const char *suffix = ".localhost";
+    size_t suffix_length = strlen(suffix);
+    if (strcasecmp(name, "localhost") == 0) return 1;
+    if (length > suffix_length && strcasecmp(name + length - suffix_length, suffix) == 0) return 1;
+    unsigned char numeric[sizeof(struct in6_addr)];
+    return inet_pton(AF_INET, name, numeric) == 1 || inet_pton(AF_INET6, name, numeric) == 1;
+}
+
+static int my_getaddrinfo(const char *node, const char *service, const struct addrinfo *hints, struct addrinfo **result) {
+    if (node && handlers.connection && !is_local_name(node) && handlers.connection(node)) return EAI_FAIL;
+    return real.getaddrinfo(node, service, hints, result);
+}
+
+// The program's own sleeps and its own way onto the network (the stack's code is linked into
+// it, in the CLI and in `swift test`).
 static struct rebinding program_rebindings[] = {
     {"nanosleep", (void *)my_nanosleep, &program_sleeps_rebound, NULL},
     {"usleep", (void *)my_usleep, &program_sleeps_rebound, NULL},
     {"sleep", (void *)my_sleep, &program_sleeps_rebound, NULL},
+    {"connect", (void *)my_connect, &connections_rebound, NULL},
+    {"getaddrinfo", (void *)my_getaddrinfo, &connections_rebound, NULL},
 };
 
 static const struct library libraries[] = {
@@ -641,6 +707,8 @@ static int find_real(void) {
     FIND(nanosleep, "nanosleep")
     FIND(usleep, "usleep")
     FIND(sleep, "sleep")
+    FIND(connect, "connect")
+    FIND(getaddrinfo, "getaddrinfo")
 #undef FIND
     *(void **)&real.block_copy = dlsym(blocks, "_Block_copy");
     *(void **)&real.block_release = dlsym(blocks, "_Block_release");
@@ -826,6 +894,7 @@ int ssdc_virtual_waits_available(void) { return 0; }
 int ssdc_virtual_program_sleeps_available(void) { return 0; }
 int ssdc_program_defines_sleeps(void) { return 0; }
 int ssdc_main_thread_available(void) { return 0; }
+int ssdc_connection_guard_available(void) { return 0; }
 double ssdc_timer_next_fire(void *timer) { return 0; }
 double ssdc_timer_interval(void *timer) { return 0; }
 int ssdc_timer_is_valid(void *timer) { return 0; }

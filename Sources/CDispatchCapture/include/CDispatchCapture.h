@@ -48,6 +48,10 @@ typedef struct {
     /// Whether a thread with virtual clocks (a runner) is running main-queue work: Foundation's
     /// `Thread.isMainThread` (CoreFoundation's `_CFIsMainThread`) then answers yes, as on iOS.
     int (*on_main)(void);
+    /// The program's own code is about to connect to `destination` (`host:port`, away from this
+    /// machine) or to look the host name `destination` up: nonzero refuses it (`connect` fails
+    /// with ECONNREFUSED, `getaddrinfo` with EAI_FAIL), so nothing reaches the network.
+    int (*connection)(const char *destination);
 } ssdc_handlers;
 
 /// What one step of a scenario did while its runner was blocked.
@@ -104,6 +108,8 @@ int ssdc_virtual_dates_available(void);
 int ssdc_virtual_waits_available(void);
 /// Whether Foundation's `Thread.isMainThread` was redirected (see `on_main`).
 int ssdc_main_thread_available(void);
+/// Whether the program's own calls to `connect` and `getaddrinfo` were redirected (see `connection`).
+int ssdc_connection_guard_available(void);
 /// Whether the program's own calls to `usleep`, `sleep` and `nanosleep` were redirected.
 int ssdc_virtual_program_sleeps_available(void);
 /// Whether the program itself defines those sleeps (a sanitizer's runtime does): its calls then

@@ -35,6 +35,7 @@ enum DispatchCapture {
         handlers.get_specific = { key, value in getSpecific(key, value: value) ? 1 : 0 }
         handlers.targeted = { queue, target, created in targeted(queue, target, created: created != 0) }
         handlers.transfer = { easy in holdsBack(easy) ? 1 : 0 }
+        handlers.connection = { destination in refusesConnection(to: destination.map { String(cString: $0) } ?? "the network") ? 1 : 0 }
         handlers.run_loop_timer = { timer, mode in RunLoopTimer.take(timer, mode: mode) ? 1 : 0 }
         handlers.sleep = { nanoseconds in sleepOnVirtualTime(nanoseconds) ? 1 : 0 }
         handlers.blocked = { limit in stepWhileBlocked(limit: limit) }
@@ -66,6 +67,11 @@ enum DispatchCapture {
     /// Whether `Thread.isMainThread` answers yes on a runner running main-queue work (Linux, with
     /// Foundation linked dynamically).
     static let hasMainThreadAnswer: Bool = installed && ssdc_main_thread_available() != 0
+
+    /// Whether the program's own `connect` and `getaddrinfo` (SwiftNIO's, AsyncHTTPClient's, a
+    /// socket's) are refused away from this machine while a scenario runs (Linux, not under a
+    /// sanitizer, whose runtime defines them in the program).
+    static let guardsConnections: Bool = installed && ssdc_connection_guard_available() != 0
 
     /// Whether the program defines the C library's sleeps itself, as a sanitizer's runtime does.
     static let programDefinesSleeps: Bool = ssdc_program_defines_sleeps() != 0
@@ -204,6 +210,17 @@ enum DispatchCapture {
         let url = raw.map(Self.withoutQuery) ?? "the network"
         scheduler.noteEscape(
             "\(method) \(url) was held back before it reached the network: it came from a URLSession that does not route to the scenario (build it from the driver context's urlSessionConfiguration())"
+        )
+        return true
+    }
+
+    /// Whether a connection the program's own code opens away from this machine (`destination`:
+    /// `host:port`, or a host name it looks up) is refused: while a scenario runs, as for a
+    /// libcurl transfer above, since it bypasses URLSession and so the scripted backend.
+    private static func refusesConnection(to destination: String) -> Bool {
+        guard let scheduler = Capture.currentScheduler ?? Capture.runningScenario else { return false }
+        scheduler.noteEscape(
+            "a connection to \(destination) was refused before it reached the network: the stack's code opened it without URLSession (SwiftNIO, AsyncHTTPClient or a socket of its own), which no scenario can answer; send through the driver context's transport or a URLSession built from its urlSessionConfiguration()"
         )
         return true
     }
