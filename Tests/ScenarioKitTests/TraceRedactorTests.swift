@@ -83,3 +83,74 @@ import Testing
         #expect(twice.report.total == 0)
     }
 }
+
+/// What real exporters write that redaction once missed or masked wrongly.
+@Suite struct ExporterShapeRedactionTests {
+    private func redactedText(_ entry: HARLog.Entry) -> (text: String, report: TraceRedactor.Report) {
+        let (redacted, report) = TraceRedactor().redact(HARLog(entries: [entry]))
+        let entry = redacted.entries[0]
+        let all =
+            [entry.request.url, entry.request.body ?? "", String(decoding: entry.response?.body ?? Data(), as: UTF8.self)]
+            + entry.request.headers.map(\.value) + (entry.response?.headers.map(\.value) ?? [])
+        return (all.joined(separator: "\n"), report)
+    }
+
+    /// Firefox, Firebug and chrome-har join several `Set-Cookie`s in one value, a line each.
+    @Test func everyCookieOfAJoinedSetCookieIsMasked() {
+        let (text, _) = redactedText(
+            TraceRedactorTests.entry(
+                "GET", "https://h/me", responseHeaders: [("Set-Cookie", "theme=dark; Path=/\nsession_id=s3cr3tSessionValue0042; HttpOnly")])
+        )
+        #expect(!text.contains("s3cr3tSessionValue0042"), "\(text)")
+        #expect(text.contains("theme=dark"))
+    }
+
+    /// An implicit grant hands its token in a redirect's query or fragment.
+    @Test func tokensInALocationHeaderAreMasked() {
+        for location in [
+            "myapp://cb?access_token=at-ONLYINLOCATION-0123&token_type=bearer", "myapp://cb#access_token=at-ONLYINLOCATION-0123",
+        ] {
+            let (text, _) = redactedText(
+                TraceRedactorTests.entry("GET", "https://h/authorize", status: 302, responseHeaders: [("Location", location)]))
+            #expect(!text.contains("at-ONLYINLOCATION-0123"), "\(text)")
+            #expect(text.contains("myapp://cb"))
+        }
+    }
+
+    /// CORS headers name credentials without holding any, and a flag is never a secret.
+    @Test func corsHeadersAndFlagsAreNotSecrets() {
+        let (text, report) = redactedText(
+            TraceRedactorTests.entry(
+                "GET", "https://h/users/search?q=ana&include_blocked=true",
+                responseHeaders: [
+                    ("Access-Control-Allow-Credentials", "true"), ("Access-Control-Allow-Headers", "Authorization, Content-Type"),
+                ]))
+        #expect(text.contains("include_blocked=true"), "\(text)")
+        #expect(text.contains("Authorization, Content-Type"), "\(text)")
+        #expect(report.total == 0, "\(report)")
+    }
+
+    /// `{code, msg, data}` envelopes: a status or an API constant under `code` is no one-time code.
+    @Test func aShortOrConstantCodeIsKeptAndAOneTimeCodeIsNot() {
+        let (text, report) = redactedText(
+            TraceRedactorTests.entry(
+                "POST", "https://h/verify", body: #"{"code":"839201"}"#,
+                response: #"{"code":200,"msg":"ok","data":{"code":"USER_BLOCKED","count":0}}"#))
+        #expect(text.contains(#""code":200"#), "\(text)")
+        #expect(text.contains(#""code":"USER_BLOCKED""#), "\(text)")
+        #expect(!text.contains("839201"), "\(text)")
+        #expect(report.counts == [.code: 1], "\(report)")
+    }
+
+    /// Credentials under names real services use: a WeChat ticket, a Google key in the query, an
+    /// Azure SAS signature, a short cookie's whole base64 form standing alone.
+    @Test func moreCredentialNamesAndShortSecretsInBase64() {
+        let (text, _) = redactedText(
+            TraceRedactorTests.entry(
+                "GET", "https://h/maps?key=AIzaSyExampleKey0123&sig=sv2021SASsignature99&hm=TG0tOXFWbFU%3D",
+                headers: [("Cookie", "_kuid_=Lm-9qVlU")], response: #"{"jsapi_ticket":"kgt8ON7yVITDhtdwci0qeW"}"#))
+        for secret in ["AIzaSyExampleKey0123", "sv2021SASsignature99", "kgt8ON7yVITDhtdwci0qeW", "Lm-9qVlU", "TG0tOXFWbFU"] {
+            #expect(!text.contains(secret), "\(secret) left: \(text)")
+        }
+    }
+}

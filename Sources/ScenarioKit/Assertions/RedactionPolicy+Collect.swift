@@ -11,6 +11,8 @@ extension RedactionPolicy {
                 if isCredentialName(key) {
                     let kind = Self.kind(forName: key)
                     switch member {
+                    case .string(let text) where kind == .code && Self.isConstant(text):
+                        break  // `"code": "USER_BLOCKED"`: the API's constant, not a one-time code
                     case .string(let text):
                         // A password is secret whole; an authorization-like value also by its parts.
                         found.add(text, kind)
@@ -83,7 +85,7 @@ extension RedactionPolicy {
     /// Values of credential names in query items (`?access_token=...`), decoded.
     public func collect(query items: [(name: String, value: String)], into found: inout Findings) {
         for item in items {
-            if isCredentialName(item.name) {
+            if isCredentialName(item.name) || Self.queryOnlyNames.contains(Self.normalized(item.name)) {
                 found.add(item.value, Self.kind(forName: item.name))
             } else {
                 collect(text: item.value, into: &found, depth: 1)
@@ -139,9 +141,20 @@ extension RedactionPolicy {
     /// Header names whose whole value is a credential, besides `Authorization` and cookies.
     static let keyHeaderWords = ["apikey", "token", "secret", "auth", "session", "password", "signature"]
 
+    /// Headers that name credentials without holding one: CORS's (`Access-Control-Allow-Credentials:
+    /// true`, `Access-Control-Allow-Headers: Authorization`), `Vary`, and the challenges a server
+    /// sends (`WWW-Authenticate: Bearer realm="api"`).
+    private static func namesWithoutHolding(_ key: String) -> Bool {
+        key.hasPrefix("accesscontrol") || key == "vary" || key == "wwwauthenticate" || key == "proxyauthenticate"
+    }
+
+    /// Headers whose value is a URL: its query and fragment are looked into as a query is
+    /// (`Location: myapp://cb#access_token=…`).
+    private static let urlHeaders: Set<String> = ["location", "contentlocation", "refresh", "link"]
+
     /// What a header's name makes of its value.
     private enum HeaderRule {
-        case authorization, cookie, setCookie, key, other
+        case authorization, cookie, setCookie, key, url, other
     }
 
     /// The rule for a header name; names repeat in every entry, so the built-in answer is remembered.
@@ -158,6 +171,8 @@ extension RedactionPolicy {
         case "authorization", "proxyauthorization": return .authorization
         case "cookie": return .cookie
         case "setcookie": return .setCookie
+        case _ where Self.urlHeaders.contains(key): return .url
+        case _ where Self.namesWithoutHolding(key): return .other
         default: return Self.keyHeaderWords.contains(where: key.contains) || isCredentialName(name) ? .key : .other
         }
     }
@@ -175,21 +190,51 @@ extension RedactionPolicy {
                 found.add(String(pair[pair.index(after: colon)...]), .password)
             }
         case .cookie:
-            for pair in value.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[1].count >= Self.minimumCookieLength { found.add(String(parts[1]), .cookie) }
-            }
+            for pair in value.split(separator: ";") { addCookie(pair, into: &found) }
         case .setCookie:
-            // Only the cookie's own value: attributes such as Path are not secret.
-            let first = value.split(separator: ";").first.map(String.init) ?? ""
-            let parts = first.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[1].count >= Self.minimumCookieLength { found.add(String(parts[1]), .cookie) }
+            // Only each cookie's own value: attributes such as Path are not secret. Browsers'
+            // exports join several `Set-Cookie`s in one value, a line each.
+            for line in value.split(whereSeparator: \.isNewline) {
+                if let first = line.split(separator: ";").first { addCookie(first, into: &found) }
+            }
         case .key:
             found.add(value, .apiKey)
+        case .url:
+            collect(url: value, into: &found)
         case .other:
             break
         }
         for jwt in Self.jwtShaped(in: value) { found.add(jwt, .jwt) }
+    }
+
+    /// A cookie's value (`name=value`) of ``minimumCookieLength`` or more, also as it reads
+    /// percent-decoded: cookies often carry text encoded.
+    private func addCookie(_ pair: Substring, into found: inout Findings) {
+        let parts = pair.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, parts[1].count >= Self.minimumCookieLength else { return }
+        let value = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        found.add(value, .cookie)
+        if value.utf8.contains(UInt8(ascii: "%")), let decoded = value.removingPercentEncoding, decoded != value {
+            found.add(decoded, .cookie)
+        }
+    }
+
+    /// Secrets in a URL (a header's, or a request's): its path, its query as a query and as a
+    /// form, and its fragment, where an implicit grant puts its tokens (`#access_token=…`).
+    public func collect(url: String, into found: inout Findings) {
+        for jwt in Self.jwtShaped(in: url) { found.add(jwt, .jwt) }
+        var rest = Substring(url)
+        if let hash = rest.firstIndex(of: "#") {
+            collect(form: String(rest[rest.index(after: hash)...]), into: &found)
+            rest = rest[..<hash]
+        }
+        guard let components = URLComponents(string: String(rest)) else { return }
+        collect(path: components.percentEncodedPath, into: &found)
+        if let query = components.percentEncodedQuery {
+            // As a form: `+` is a space there, and each value is found decoded and as written.
+            collect(form: query, into: &found)
+            collect(query: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, into: &found)
+        }
     }
 
     /// Route words after which a path segment is a credential (`/reset/<token>`).

@@ -46,12 +46,20 @@ public struct RedactionPolicy: Sendable, Hashable {
         /// No findings yet.
         public init() {}
 
-        /// Adds a value (trimmed; empty ones and repeats are dropped).
+        /// Adds a value (trimmed; empty ones, the words `true`, `false` and `null`, and repeats
+        /// are dropped: a flag is never a credential, and masking it would mask every flag).
         public mutating func add(_ value: String, _ kind: TraceRedactor.Kind) {
             // Values are rarely padded: trimming is asked of Foundation only when an end may be space.
             let trimmed = Self.mayNeedTrimming(value) ? value.trimmingCharacters(in: .whitespaces) : value
-            guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { return }
+            guard !trimmed.isEmpty, !Self.isWord(trimmed), seen.insert(trimmed).inserted else { return }
             ordered.append(Finding(trimmed, kind))
+        }
+
+        /// `true`, `false` or `null`, in any case.
+        private static func isWord(_ value: String) -> Bool {
+            guard value.utf8.count <= 5 else { return false }
+            let lower = value.lowercased()
+            return lower == "true" || lower == "false" || lower == "null"
         }
 
         /// The values, in order.
@@ -80,13 +88,14 @@ public struct RedactionPolicy: Sendable, Hashable {
     static let exactNames: Set<String> = [
         "code", "otp", "pin", "pincode", "sid", "jwt", "cookie", "setcookie", "authorization", "proxyauthorization",
         "sessionid", "apikey", "xapikey", "privatekey", "clientsecret", "signature", "credentials", "passcode", "bearer",
+        "sig", "auth", "jscode",
     ]
 
     /// Last words that make a name a credential (`auth_token`, `current_password`, `api_secret`).
     static let credentialWords = [
         "token", "password", "passwd", "passphrase", "secret", "apikey", "privatekey", "sessionid", "csrf", "xsrf", "otp",
         "otpcode", "authcode", "verificationcode", "smscode", "resetcode", "credential", "bearer", "passcode", "pincode", "jwt",
-        "signature", "cookie",
+        "signature", "cookie", "sessionkey", "ticket",
     ]
 
     /// Words after a credential word that still name the credential's value.
@@ -130,6 +139,17 @@ public struct RedactionPolicy: Sendable, Hashable {
     public func isContainerName(_ name: String) -> Bool {
         let key = Self.normalized(name)
         return Self.containerNames.contains(key) || extraKeys.contains(key)
+    }
+
+    /// Names whose value is a credential in a query string only (`?key=AIza…`): in a JSON body
+    /// `key` names anything.
+    static let queryOnlyNames: Set<String> = ["key"]
+
+    /// Whether a value found under a one-time-code name (`code`, `otp`, `pin`) is a constant of
+    /// the API rather than a code: upper-case letters and underscores only (`OK`, `USER_BLOCKED`),
+    /// as in the `{code, msg, data}` envelope. One-time codes hold digits or mix cases.
+    static func isConstant(_ value: String) -> Bool {
+        value.utf8.count >= 2 && value.utf8.allSatisfy { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "_") }
     }
 
     /// The kind a secret found under this name has.

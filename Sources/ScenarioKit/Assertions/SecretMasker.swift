@@ -9,7 +9,8 @@ import Foundation
 ///   space), JSON escapes (`\"`, `\/`, `\\`, `\u0041`), and escapes of escapes (a JSON string in a
 ///   JSON string);
 /// - in base64 and base64url, with or without padding, inside a larger blob at any offset: for
-///   each of the three alignments the characters that only the secret's bytes decide;
+///   each of the three alignments the characters that only the secret's bytes decide; and the
+///   secret's whole encoding, which a short secret's cores are too short to stand for;
 /// - a secret of digits only (a PIN, a one-time code) only where it stands as the value of a
 ///   credential name (`"code":123456`, `pin=1234`), so counts and statuses are never masked.
 ///
@@ -67,7 +68,8 @@ struct SecretMasker: Sendable {
             needles.append(
                 Needle(bytes: bytes, mask: maskBytes, anywhere: bytes.count >= Self.anywhereLength, keyed: false, escapes: true))
             if bytes.contains(where: { $0 >= 0x80 }) { unicode.append((secret, mask)) }
-            for form in Self.base64Cores(of: bytes) where form.count >= SecretRedactor.minimumLength && seen.insert(form).inserted {
+            for form in Self.base64Cores(of: bytes) + Self.base64Whole(of: bytes)
+            where form.count >= SecretRedactor.minimumLength && seen.insert(form).inserted {
                 needles.append(
                     Needle(bytes: form, mask: maskBytes, anywhere: form.count >= Self.anywhereLength, keyed: false, escapes: true))
             }
@@ -114,6 +116,17 @@ struct SecretMasker: Sendable {
             if url != core { cores.append(url) }
         }
         return cores
+    }
+
+    /// The secret's own base64 and base64url text, padded and not: a short secret's cores are
+    /// too short to stand alone, but its whole encoding does (`?hm=TG0tOXFWbFU=`).
+    static func base64Whole(of secret: [UInt8]) -> [[UInt8]] {
+        let padded = Array(Data(secret).base64EncodedString().utf8)
+        let url = padded.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : ($0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0) }
+        var forms = [padded]
+        if url != padded { forms.append(url) }
+        for form in forms where form.last == UInt8(ascii: "=") { forms.append(Array(form.prefix { $0 != UInt8(ascii: "=") })) }
+        return forms
     }
 
     private static func firstBytes(of needle: Needle) -> [UInt8] {

@@ -68,8 +68,11 @@ private struct SecretFinder {
     /// What each header field gave, for the short ones: the same few repeat in every entry.
     private var headerFindings = BoundedMemo<HARLog.Field, [RedactionPolicy.Finding]> { $0.value.utf8.count }
 
-    /// The secrets, without placeholders of an already redacted trace.
-    var ordered: [RedactionPolicy.Finding] { found.ordered.filter { !$0.value.hasPrefix("redacted-") } }
+    /// The secrets, without placeholders of an already redacted trace, and without values too
+    /// short to mask (``SecretRedactor/minimumLength``): a `"code": 200` is a status.
+    var ordered: [RedactionPolicy.Finding] {
+        found.ordered.filter { $0.value.count >= SecretRedactor.minimumLength && !$0.value.hasPrefix("redacted-") }
+    }
 
     mutating func collect(_ entry: HARLog.Entry) {
         for field in entry.request.headers { collect(header: field) }
@@ -92,17 +95,11 @@ private struct SecretFinder {
     }
 
     private mutating func collect(url: String) {
-        guard let components = URLComponents(string: url) else {
+        guard URLComponents(string: url) != nil else {
             policy.collect(text: url, into: &found)
             return
         }
-        policy.collect(path: components.percentEncodedPath, into: &found)
-        if let query = components.percentEncodedQuery {
-            // As a form: `+` is a space there, and each value is found decoded and as written.
-            policy.collect(form: query, into: &found)
-            policy.collect(query: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, into: &found)
-        }
-        for jwt in RedactionPolicy.jwtShaped(in: url) { found.add(jwt, .jwt) }
+        policy.collect(url: url, into: &found)
     }
 }
 
