@@ -123,3 +123,67 @@ import Testing
         #expect(scenario["given"]?["session"]?["refresh"] == .null)
     }
 }
+
+/// Shapes of real exporters' captures that once imported wrong.
+@Suite struct ExporterShapeImportTests {
+    private func imported(_ entries: [HARLog.Entry]) throws -> (scenario: JSONValue, summary: TraceImporter.Summary) {
+        let made = try TraceImporter(spec: TraceImporterTests.spec).makeScenario(from: HARLog(entries: entries), file: "t.har")
+        return (made.scenario, made.summary)
+    }
+
+    /// A browser's CORS preflights and a proxy's CONNECT tunnels are not the app's requests.
+    @Test func preflightsAndTunnelsAreLeftOutAndCounted() throws {
+        var preflight = TraceImporterTests.entry(0, "OPTIONS", "https://a/feed", status: 204)
+        preflight.request.headers = [HARLog.Field("Access-Control-Request-Method", "GET")]
+        var answeredPreflight = TraceImporterTests.entry(0.2, "OPTIONS", "https://a/me", status: 204)
+        answeredPreflight.response?.headers = [HARLog.Field("Access-Control-Allow-Methods", "GET")]
+        let (scenario, summary) = try imported([
+            TraceImporterTests.entry(0, "CONNECT", "http://a:443", status: 200), preflight,
+            TraceImporterTests.entry(0.1, "GET", "https://a/feed", status: 200), answeredPreflight,
+            TraceImporterTests.entry(0.3, "GET", "https://a/me", status: 200),
+        ])
+        #expect(scenario["exchanges"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["get-feed-200", "get-me-200"])
+        #expect(summary.droppedTunnels == 1)
+        #expect(summary.droppedPreflights == 2)
+        #expect(summary.notes.contains("2 CORS preflights of a browser"), "\(summary.notes)")
+        #expect(summary.notes.contains("1 proxy tunnels (CONNECT)"), "\(summary.notes)")
+    }
+
+    /// Repeated answer headers are joined as HTTP allows; a second Set-Cookie or query value cannot be, and is counted.
+    @Test func repeatedNamesAreJoinedOrCounted() throws {
+        var entry = TraceImporterTests.entry(0, "GET", "https://a/search?id=1&id=2", status: 200)
+        entry.response?.headers = [
+            HARLog.Field("Cache-Control", "no-store"), HARLog.Field("Cache-Control", "private"),
+            HARLog.Field("Set-Cookie", "theme=dark"), HARLog.Field("Set-Cookie", "lang=en"),
+        ]
+        let (scenario, summary) = try imported([entry])
+        let headers = scenario["exchanges"]?.arrayValue?.first?["response"]?["headers"]
+        #expect(headers?["Cache-Control"] == "no-store, private", "\(String(describing: headers))")
+        #expect(headers?["Set-Cookie"] == "theme=dark")
+        #expect(summary.repeatedNamesKeptOnce == 2, "one Set-Cookie and one query value")
+    }
+
+    /// Only a bearer credential is the stored access token: a `Basic` pair or an `api_key` is not.
+    @Test func onlyABearerCredentialIsTheStoredAccessToken() throws {
+        let spec = TraceImportSpec(
+            requestAction: "call", given: { credentials in ["accessToken": credentials.accessToken.map { .string($0) } ?? nil] })
+        for (authorization, stored) in [("Bearer stored-token-1", JSONValue.string("stored-token-1")), ("api_key mob-82856bdd", .null)] {
+            let scenario = try TraceImporter(spec: spec).makeScenario(
+                from: TraceImporterTests.signedIn(authorization: authorization), file: "t.har"
+            ).scenario
+            #expect(scenario["given"]?["accessToken"] == stored, "\(authorization)")
+        }
+    }
+
+    /// ZAP writes a form as `params` beside an empty `text`.
+    @Test func aFormWrittenAsParamsBesideEmptyTextKeepsItsBody() throws {
+        let har = #"""
+            {"log":{"version":"1.2","creator":{"name":"ZAP","version":"2.15.0"},"entries":[{"startedDateTime":"2026-03-02T11:00:00.000Z","time":50,
+            "request":{"method":"POST","url":"https://a/auth/login","headers":[],"postData":{"mimeType":"application/x-www-form-urlencoded",
+            "params":[{"name":"email","value":"ana@example.com"},{"name":"password","value":"Hunter2 secret"}],"text":""}},
+            "response":{"status":401,"headers":[],"content":{"mimeType":"application/json","text":"{}"}}}]}}
+            """#
+        let log = try HARReader(file: "zap.har").read(Data(har.utf8))
+        #expect(log.entries.first?.request.body == "email=ana%40example.com&password=Hunter2%20secret")
+    }
+}

@@ -123,9 +123,11 @@ public struct HARReader: Sendable {
         var mimeType: String?
         if let postData = node["postData"], postData.members != nil {
             mimeType = postData["mimeType"]?.value.stringValue.map(pool.intern)
-            if let text = postData["text"]?.value.stringValue {
+            let params = postData["params"]?.value.arrayValue ?? []
+            // ZAP writes a form as `params` beside an empty `text`.
+            if let text = postData["text"]?.value.stringValue, !text.isEmpty || params.isEmpty {
                 body = text
-            } else if let params = postData["params"]?.value.arrayValue {
+            } else if !params.isEmpty {
                 // Form bodies exported as parameters only: put the form back together.
                 body = params.compactMap { param -> String? in
                     guard let name = param["name"]?.stringValue else { return nil }

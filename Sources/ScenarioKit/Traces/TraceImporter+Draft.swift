@@ -119,7 +119,7 @@ extension TraceImporter {
 
     private func requestMatcher(_ item: Item, summary: inout Summary) -> JSONValue {
         var matcher: JSONObject = ["method": .string(item.entry.request.method), "path": .string(decodedPath(item.path))]
-        if !item.query.isEmpty { matcher["query"] = queryObject(item.query) }
+        if !item.query.isEmpty { matcher["query"] = queryObject(item.query, summary: &summary) }
         if let authorization = item.entry.request.headers.first(named: "Authorization") {
             matcher["headers"] = ["Authorization": .string(authorization)]
         }
@@ -140,7 +140,7 @@ extension TraceImporter {
 
     private func responseDocument(_ response: HARLog.Response, summary: inout Summary) -> JSONValue {
         var object: JSONObject = ["status": .number(Double(response.status))]
-        let headers = keptHeaders(response.headers)
+        let headers = keptHeaders(response.headers, repeatedSetCookies: &summary.repeatedNamesKeptOnce)
         if !headers.isEmpty { object["headers"] = .object(JSONObject(headers.map { ($0.name, .string($0.value)) })) }
         if !response.body.isEmpty {
             let json = JSONValue.parse(response.body).flatMap { $0.objectValue != nil || $0.arrayValue != nil ? $0 : nil }
@@ -275,7 +275,10 @@ extension TraceImporter {
         var arguments: JSONObject = [:]
         if item.entry.request.method != "GET" { arguments["method"] = .string(item.entry.request.method) }
         arguments["path"] = .string(decodedPath(item.path))
-        if !item.query.isEmpty { arguments["query"] = queryObject(item.query) }
+        if !item.query.isEmpty {
+            var countedWithItsExchange = Summary()
+            arguments["query"] = queryObject(item.query, summary: &countedWithItsExchange)
+        }
         if let body = item.entry.request.body, !body.isEmpty, let json = JSONValue.parse(Data(body.utf8)) {
             guard json.depth <= Self.maximumBodyDepth else {
                 throw Failure(
@@ -314,9 +317,12 @@ extension TraceImporter {
         return decoded
     }
 
-    private func queryObject(_ query: [(name: String, value: String)]) -> JSONValue {
+    /// A query as a scenario writes it: an object, so a repeated name keeps its first value (counted).
+    private func queryObject(_ query: [(name: String, value: String)], summary: inout Summary) -> JSONValue {
         var object = JSONObject()
-        for item in query where object[item.name] == nil { object[item.name] = .string(item.value) }
+        for item in query {
+            if object[item.name] == nil { object[item.name] = .string(item.value) } else { summary.repeatedNamesKeptOnce += 1 }
+        }
         return .object(object)
     }
 

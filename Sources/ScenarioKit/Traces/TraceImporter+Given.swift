@@ -25,7 +25,9 @@ extension TraceImporter {
         var access: String?
         var refresh: String?
         for item in items {
+            // Only a bearer token is an access token; `Basic`, `Token` or `api_key` credentials are not.
             if access == nil, let header = item.entry.request.headers.first(named: "Authorization"),
+                header.lowercased().hasPrefix("bearer "),
                 let credential = SecretRedactor.credentials(in: header).first, !seenInResponses.contains(credential)
             {
                 access = credential

@@ -47,6 +47,18 @@ extension TraceImporter {
             summary.droppedByHost += 1
             return false
         }
+        let method = item.entry.request.method
+        if method == "CONNECT" {
+            summary.droppedTunnels += 1
+            return false
+        }
+        if method == "OPTIONS",
+            item.entry.request.headers.first(named: "Access-Control-Request-Method") != nil
+                || item.entry.response?.headers.first(named: "Access-Control-Allow-Methods") != nil
+        {
+            summary.droppedPreflights += 1
+            return false
+        }
         let mime = item.entry.response?.mimeType?.lowercased() ?? ""
         let type = item.entry.resourceType ?? ""
         // A browser's page load: the document it navigated to. An API answering HTML to a fetch is kept.
@@ -239,13 +251,33 @@ extension TraceImporter {
     }
 
     /// Response fields that shape behaviour; transport bookkeeping is left out.
-    func keptHeaders(_ fields: [HARLog.Field]) -> [HARLog.Field] {
-        var seen: Set<String> = []
-        return fields.filter { field in
+    /// The answer headers a scenario keeps. Its headers are an object: the values of a repeated
+    /// name are joined with `, ` as HTTP allows, except `Set-Cookie`'s, which cannot be joined,
+    /// so the first is kept (counted in `repeatedSetCookies`).
+    func keptHeaders(_ fields: [HARLog.Field], repeatedSetCookies: inout Int) -> [HARLog.Field] {
+        var kept: [HARLog.Field] = []
+        var positions: [String: Int] = [:]
+        for field in fields {
             let name = field.name.lowercased()
-            // Scenario headers are an object: a repeated name keeps its first value.
-            return !Self.droppedHeaders.contains(name) && seen.insert(name).inserted
+            guard !Self.droppedHeaders.contains(name) else { continue }
+            guard let position = positions[name] else {
+                positions[name] = kept.count
+                kept.append(field)
+                continue
+            }
+            if name == "set-cookie" {
+                repeatedSetCookies += 1
+            } else {
+                kept[position].value += ", " + field.value
+            }
         }
+        return kept
+    }
+
+    /// ``keptHeaders(_:repeatedSetCookies:)`` where nothing is counted.
+    func keptHeaders(_ fields: [HARLog.Field]) -> [HARLog.Field] {
+        var uncounted = 0
+        return keptHeaders(fields, repeatedSetCookies: &uncounted)
     }
 
     private static let droppedHeaders: Set<String> = [

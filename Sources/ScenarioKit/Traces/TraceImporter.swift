@@ -38,13 +38,18 @@ public struct TraceImporter: Sendable {
         /// Entries read from the file.
         public var entries = 0
         /// Entries left out, all reasons together.
-        public var dropped: Int { droppedByHost + droppedAssets + droppedDocuments + droppedUnusable }
+        public var dropped: Int { droppedByHost + droppedAssets + droppedDocuments + droppedPreflights + droppedTunnels + droppedUnusable }
         /// Entries for other hosts than `--host`.
         public var droppedByHost = 0
         /// Images, style sheets, scripts, fonts and favicons.
         public var droppedAssets = 0
         /// Page loads of a browser export (HTML documents the browser navigated to).
         public var droppedDocuments = 0
+        /// CORS preflights a browser sent before a cross-origin call (`OPTIONS` with
+        /// `Access-Control-Request-Method`, or answered with `Access-Control-Allow-Methods`).
+        public var droppedPreflights = 0
+        /// A proxy's tunnels (`CONNECT host:443`): the encrypted connection, not a request of the app.
+        public var droppedTunnels = 0
         /// Entries whose URL or method no request can have (not http(s), no path, a method with other characters).
         public var droppedUnusable = 0
         /// Gaps longer than ``TraceImporter/maximumGap`` (or before a start instant out of range), shortened.
@@ -53,6 +58,10 @@ public struct TraceImporter: Sendable {
         public var splitGroups = 0
         /// Bodies nested too deeply to be JSON in a scenario, written as exact text instead.
         public var deepBodiesAsText = 0
+        /// Header names (other than `Set-Cookie`, whose values are joined) and query names that
+        /// appear more than once in an entry: a scenario's headers and query are objects, so the
+        /// first value is kept.
+        public var repeatedNamesKeptOnce = 0
         /// Requests a dedicated action would send but that it cannot send as captured (arguments missing or not JSON), imported as plain requests.
         public var plainInsteadOfAction = 0
 
@@ -62,9 +71,12 @@ public struct TraceImporter: Sendable {
             if droppedByHost > 0 { notes.append("\(droppedByHost) for other hosts") }
             if droppedAssets > 0 { notes.append("\(droppedAssets) static assets (--keep-static keeps them)") }
             if droppedDocuments > 0 { notes.append("\(droppedDocuments) page loads of a browser") }
+            if droppedPreflights > 0 { notes.append("\(droppedPreflights) CORS preflights of a browser") }
+            if droppedTunnels > 0 { notes.append("\(droppedTunnels) proxy tunnels (CONNECT)") }
             if droppedUnusable > 0 { notes.append("\(droppedUnusable) without a usable http(s) URL or method") }
             if clampedGaps > 0 { notes.append("\(clampedGaps) gaps shortened to 24h") }
             if splitGroups > 0 { notes.append("\(splitGroups) runs of over \(TraceImporter.maximumConcurrent) concurrent requests split") }
+            if repeatedNamesKeptOnce > 0 { notes.append("\(repeatedNamesKeptOnce) repeated query or Set-Cookie names kept once") }
             if deepBodiesAsText > 0 { notes.append("\(deepBodiesAsText) deeply nested bodies kept as text") }
             if plainInsteadOfAction > 0 {
                 notes.append("\(plainInsteadOfAction) action requests its action cannot send, imported as plain requests")
