@@ -88,7 +88,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     static let exactNames: Set<String> = [
         "code", "otp", "pin", "pincode", "sid", "jwt", "cookie", "setcookie", "authorization", "proxyauthorization",
         "sessionid", "apikey", "xapikey", "privatekey", "clientsecret", "signature", "credentials", "passcode", "bearer",
-        "sig", "auth", "jscode",
+        "sig", "jscode",
     ]
 
     /// Last words that make a name a credential (`auth_token`, `current_password`, `api_secret`).
