@@ -363,6 +363,22 @@ import Testing
         return path
     }
 
+    /// Below the working directory, a file or subfolder run on its own is governed as when its
+    /// whole folder runs: a schedule explored there replays on the file alone.
+    @Test func aFileRunOnItsOwnBelowTheWorkingDirectoryKeepsTheFilesAboveIt() throws {
+        let here = FileManager.default.currentDirectoryPath
+        let name = "invariants-below-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: here + "/" + name + "/topic", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: here + "/" + name) }
+        let file = #"{"invariants": [{"id": "one-refresh", "description": "d", "check": "maxInFlight", "max": 1}]}"#
+        try file.write(toFile: here + "/" + name + "/invariants.json", atomically: true, encoding: .utf8)
+        try LoaderFixtures.document().write(toFile: here + "/" + name + "/topic/s.json", atomically: true, encoding: .utf8)
+        // As a command given the file itself, or its subfolder, names it.
+        #expect(InvariantFiles.governing(path: name + "/topic/s.json", id: "s") == [name + "/invariants.json"])
+        #expect(InvariantFiles.governing(path: here + "/" + name + "/topic/s.json", id: "s") == [here + "/" + name + "/invariants.json"])
+        #expect(try LoaderFixtures.loader.load(contentsOf: name + "/topic/s.json", id: "s").get().invariants.map(\.id) == ["one-refresh"])
+    }
+
     @Test func aMisspeltKeyIsReportedWithItsPlaceAndASuggestion() {
         let text = """
             {
@@ -432,7 +448,7 @@ import Testing
         let loaded = try LoaderFixtures.loader.load(contentsOf: found[0].path, id: found[0].id).get()
         #expect(loaded.invariants.map(\.id) == ["one-refresh"])
 
-        // Given on its own, the file is its own root: nothing above it governs it.
+        // Given on its own outside the working directory, the file is its own root: nothing above it governs it.
         #expect(try LoaderFixtures.loader.load(contentsOf: found[0].path, id: "s").get().invariants.isEmpty)
 
         let off = LoaderFixtures.document(extra: #""invariants": {"off": {"one-refresh": "this scenario refreshes twice on purpose"}}"#)

@@ -2,20 +2,21 @@ import Foundation
 
 /// Finds and reads the invariant files that govern a scenario: `invariants.json` in the
 /// scenario's folder and in every folder above it, up to the folder the scenario was found in
-/// (the one given on the command line, or to ``ScenarioFile/all(in:)``).
+/// (the one given on the command line, or to ``ScenarioFile/all(in:)``) or up to the working
+/// directory when the scenario is below it, whichever is higher. So a file or a subfolder run on
+/// its own is governed as when its whole folder runs, and an explored schedule replays there.
 public enum InvariantFiles {
     /// The name of an invariant file.
     public static let fileName = "invariants.json"
 
     /// The invariant files governing the scenario at `path` known by `id`, outermost first. The
-    /// id is the path below the searched folder, so it says how far up to look; a scenario whose
-    /// id is not its path's tail (a file given on its own) looks in its own folder only.
+    /// id is the path below the searched folder, so it says how far up to look at least.
     public static func governing(path: String, id: String) -> [String] {
         let folder = (path as NSString).deletingLastPathComponent
         let withoutExtension = path.hasSuffix(".json") ? String(path.dropLast(".json".count)) : path
-        var levels = 0
+        var levels = levelsBelowWorkingDirectory(path)
         if withoutExtension == id || withoutExtension.hasSuffix("/" + id) {
-            levels = id.split(separator: "/").count - 1
+            levels = max(levels, id.split(separator: "/").count - 1)
         }
         var folders = [folder]
         var current = folder
@@ -27,6 +28,16 @@ public enum InvariantFiles {
             $0.hasPrefix("./") && !path.hasPrefix("./") ? String($0.dropFirst(2)) : $0
         }
         .filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// How many folders lie between the file's own folder and the working directory, when the
+    /// file is below it (0 otherwise).
+    private static func levelsBelowWorkingDirectory(_ path: String) -> Int {
+        let file = URL(fileURLWithPath: path).standardizedFileURL.path
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        let prefix = here.hasSuffix("/") ? here : here + "/"
+        guard file.hasPrefix(prefix) else { return 0 }
+        return file.dropFirst(prefix.count).split(separator: "/").count - 1
     }
 
     /// Reads one invariant file strictly: every issue with its place, JSON path and hint.
