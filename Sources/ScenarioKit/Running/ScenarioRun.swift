@@ -119,7 +119,10 @@ final class ScenarioRun: @unchecked Sendable {
         } catch {
             errorMessage = "\(error)"
         }
-        tearDown()
+        if let runaway = tearDown(), errorMessage == nil {
+            errorMessage = runaway
+            errorLocation = scenario.location
+        }
         return result(errorMessage: errorMessage, errorLocation: errorLocation)
     }
 
@@ -348,19 +351,34 @@ final class ScenarioRun: @unchecked Sendable {
         return result
     }
 
-    private func tearDown() {
+    /// Unwinds what the run started; returns why the run fails when the app would not stop.
+    private func tearDown() -> String? {
+        var jobsWhileEnding: Int?
+        func drain() {
+            do {
+                try scheduler.runUntilIdle(jobLimit: Self.jobsWhileEnding, externalWait: 5)
+            } catch .busy(let jobs) {
+                jobsWhileEnding = jobs
+            } catch {}
+        }
         // Unwind whatever still waits, so no task or continuation outlives the run.
         backend.cancelHeld()
         clock.cancelAll()
-        _ = try? scheduler.runUntilIdle(jobLimit: 100_000, externalWait: 5)
+        drain()
         // Let the stack go while the scenario still owns its queues: what its deinit starts (an
         // Alamofire `Session` invalidates its URLSession, whose delegate queue then calls
         // `DispatchQueue.main.async`) runs here, not on libdispatch's threads into the next run.
         session = nil
-        _ = try? scheduler.runUntilIdle(jobLimit: 100_000, externalWait: 5)
+        drain()
         clock.cancelAll()
         backend.runEnded()
+        return jobsWhileEnding.map {
+            "the app ran on after its last step: \($0) jobs ran while the run ended, and more were ready. Its tasks were cancelled and its waits woken; a loop that goes on when cancelled (a `try? await Task.sleep` in `while true`) spins for good on a device too: end it when `Task.isCancelled`"
+        }
     }
+
+    /// The most jobs the app may run while its run ends (cancelled tasks unwinding, deinits).
+    static let jobsWhileEnding = 100_000
 
     private func result(errorMessage: String?, errorLocation: ScenarioLocation?) -> ScenarioResult {
         let policy = RedactionPolicy(scenario: scenario, driver: driver)
