@@ -153,6 +153,10 @@ import Testing
         )
         #expect(log.entries[0].time == 500)
         #expect(log.entries[0].started == TraceImporterTests.origin.addingTimeInterval(0.5))
+        // Written back (as `redact` does) and read again, the times are corrected once only.
+        let again = try HARReaderTests.read(log.harText())
+        #expect(again.entries[0].time == 500)
+        #expect(again.entries[0].started == TraceImporterTests.origin.addingTimeInterval(0.5))
     }
 
     @Test func instantsReadFastAgreeWithTheFormatter() throws {

@@ -66,14 +66,20 @@ import Testing
 
     @Test(arguments: [
         SyntaxCase(text: "", line: 1, column: 1, path: "$", message: "the file is empty; expected a JSON value"),
-        SyntaxCase(text: "{\"a\": 1 \"b\": 2}", line: 1, column: 9, path: "$", message: "expected ',' or '}' after object member"),
-        SyntaxCase(text: "[1 2]", line: 1, column: 4, path: "$", message: "expected ',' or ']' after array element"),
+        SyntaxCase(
+            text: "{\"a\": 1 \"b\": 2}", line: 1, column: 9, path: "$",
+            message: "expected ',' or '}' after object member; add a comma between members or close the object"),
+        SyntaxCase(
+            text: "[1 2]", line: 1, column: 4, path: "$",
+            message: "expected ',' or ']' after array element; add a comma between elements or close the array"),
         SyntaxCase(text: "{\"a\": [1,\n  2,]}", line: 2, column: 5, path: "$.a", message: "trailing comma before ']'; remove the comma"),
         SyntaxCase(text: "{\"a\": 1,}", line: 1, column: 9, path: "$", message: "trailing comma before '}'; remove the comma"),
         SyntaxCase(
             text: "{\n  \"a\": \"abc\n}", line: 2, column: 8, path: "$.a",
             message: "unterminated string; add the closing '\"' (a string cannot span lines; write \\n for a line break)"),
-        SyntaxCase(text: "\"abc", line: 1, column: 1, path: "$", message: "unterminated string; add the closing '\"'"),
+        SyntaxCase(
+            text: "\"abc", line: 1, column: 1, path: "$",
+            message: "the file ends inside this string; add the closing '\"', or save or export the file whole"),
         SyntaxCase(text: "{\"a\" 1}", line: 1, column: 6, path: "$", message: "expected ':' after object key 'a'"),
         SyntaxCase(text: "{a: 1}", line: 1, column: 2, path: "$", message: "expected a key in double quotes; got 'a'"),
         SyntaxCase(
@@ -106,7 +112,8 @@ import Testing
         SyntaxCase(
             text: "\"a\tb\"", line: 1, column: 3, path: "$", message: "control character byte 0x09 in string; escape it (\\t, \\u00XX)"),
         SyntaxCase(text: "{\"é\": [1, @]}", line: 1, column: 11, path: "$[\"é\"][1]", message: "unexpected '@'; expected a value"),
-        SyntaxCase(text: "[1,", line: 1, column: 4, path: "$[1]", message: "unexpected end of input; expected a value"),
+        SyntaxCase(
+            text: "[1,", line: 1, column: 4, path: "$[1]", message: "the file ends early; expected a value: save or export it whole"),
     ])
     func syntaxErrors(_ c: SyntaxCase) {
         #expect {

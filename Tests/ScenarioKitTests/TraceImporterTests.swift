@@ -175,6 +175,18 @@ import Testing
         }
     }
 
+    /// Proxies show a host with its port: `--host` takes it so, and a `--host` that leaves
+    /// nothing names the hosts the trace has.
+    @Test func aHostWithItsPortSelectsAndAMissNamesTheHosts() throws {
+        let entries = [TraceImporterTests.entry(0, "GET", "http://localhost:18911/feed", status: 200)]
+        let kept = try TraceImporterTests.scenario(entries, .init(host: "localhost:18911"))
+        #expect(kept["exchanges"]?.arrayValue?.count == 1)
+        let failure = #expect(throws: TraceImporter.Failure.self) { try TraceImporterTests.scenario(entries, .init(host: "api")) }
+        #expect(
+            failure?.description.contains("check --host against the hosts in the trace: localhost:18911") == true,
+            "\(failure?.description ?? "")")
+    }
+
     /// ZAP writes a form as `params` beside an empty `text`.
     @Test func aFormWrittenAsParamsBesideEmptyTextKeepsItsBody() throws {
         let har = #"""

@@ -23,7 +23,7 @@ struct ImportCommand: Command {
         """
     static let options: [OptionSpec] = [
         .value("--output", short: "-o", "FILE", "Write the scenario here (default: standard output)"),
-        .value("--host", "H", "Keep only requests to this host"),
+        .value("--host", "H", "Keep only requests to this host (with its port, as proxies show it, or without)"),
         .value("--name", "N", "The scenario's name"),
         .flag("--keep-secrets", "Do not redact secrets"),
         .flag("--keep-static", "Keep images, style sheets, scripts and fonts"),

@@ -66,7 +66,7 @@ extension JSONTextParser.Scanner {
         var ascii = true
         while true {
             guard offset < bytes.count else {
-                throw issue("unterminated string; add the closing '\"'", at: start)
+                throw issue("the file ends inside this string; add the closing '\"', or save or export the file whole", at: start)
             }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
@@ -79,7 +79,11 @@ extension JSONTextParser.Scanner {
                 } else {
                     text = Self.string(bytes, chunkStart..<end, ascii: ascii)
                 }
-                guard let text else { throw issue("string is not valid UTF-8", at: start) }
+                guard let text else {
+                    throw issue(
+                        "string is not valid UTF-8; save the file as UTF-8 (it may be in a legacy encoding such as Windows-1252)", at: start
+                    )
+                }
                 return text
             }
             if byte == UInt8(ascii: "\\") {

@@ -143,7 +143,7 @@ extension JSONTextParser {
             skipWhitespace()
             let start = offset
             guard offset < bytes.count else {
-                throw issue("unexpected end of input; expected a value", at: offset)
+                throw issue("the file ends early; expected a value: save or export it whole", at: offset)
             }
             let (line, column) = position(of: start)
             switch bytes[offset] {
@@ -191,7 +191,7 @@ extension JSONTextParser {
             while true {
                 skipWhitespace()
                 guard offset < bytes.count else {
-                    throw issue("unexpected end of input; expected a key in double quotes", at: offset)
+                    throw issue("the file ends early; expected a key in double quotes: save or export it whole", at: offset)
                 }
                 guard bytes[offset] == UInt8(ascii: "\"") else {
                     if bytes[offset] == UInt8(ascii: "}"), !memberLists[level].isEmpty {
@@ -219,7 +219,7 @@ extension JSONTextParser {
                 memberLists[level].append(JSONNode.Member(key: key, keyLine: keyLine, keyColumn: keyColumn, value: value))
                 skipWhitespace()
                 guard offset < bytes.count else {
-                    throw issue("unexpected end of input; expected ',' or '}' after object member", at: offset)
+                    throw issue("the file ends early; expected ',' or '}' after object member: save or export it whole", at: offset)
                 }
                 switch bytes[offset] {
                 case UInt8(ascii: ","):
@@ -231,7 +231,7 @@ extension JSONTextParser {
                     let object = JSONObject(unchecked: members.map { (key: $0.key, value: $0.value.value) })
                     return JSONNode(value: .object(object), line: line, column: column, content: .object(members))
                 default:
-                    throw issue("expected ',' or '}' after object member", at: offset)
+                    throw issue("expected ',' or '}' after object member; add a comma between members or close the object", at: offset)
                 }
             }
         }
@@ -268,7 +268,7 @@ extension JSONTextParser {
                 count += 1
                 skipWhitespace()
                 guard offset < bytes.count else {
-                    throw issue("unexpected end of input; expected ',' or ']' after array element", at: offset)
+                    throw issue("the file ends early; expected ',' or ']' after array element: save or export it whole", at: offset)
                 }
                 switch bytes[offset] {
                 case UInt8(ascii: ","):
@@ -280,7 +280,7 @@ extension JSONTextParser {
                     return JSONNode(
                         value: .array(elements.map(\.value)), line: line, column: column, content: .array(elements))
                 default:
-                    throw issue("expected ',' or ']' after array element", at: offset)
+                    throw issue("expected ',' or ']' after array element; add a comma between elements or close the array", at: offset)
                 }
             }
         }

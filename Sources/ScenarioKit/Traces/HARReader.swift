@@ -72,8 +72,10 @@ public struct HARReader: Sendable {
         guard entriesNode.elements != nil else { throw typeIssue(entriesNode, at: entriesPath, expected: "an array of entries") }
         var entries = collector.entries
         collector.entries = []
-        Self.correctQuirks(of: creator, in: &entries)
-        return HARLog(creator: creator, entries: entries)
+        // Corrected times are written back as any tool's: the log no longer says requests-har,
+        // or reading what `redact` wrote would correct them twice.
+        let corrected = Self.correctQuirks(of: creator, in: &entries)
+        return HARLog(creator: corrected ? "SessionScenarios (from \(creator))" : creator, entries: entries)
     }
 
     /// Exporters known to write timing fields their own way.
@@ -81,13 +83,16 @@ public struct HARReader: Sendable {
     /// - `requests-har` (Python's requests) writes `time` and `timings` in seconds and
     ///   `startedDateTime` when the response arrived: times become milliseconds and each start
     ///   moves back by its time, so concurrent requests overlap again.
-    static func correctQuirks(of creator: String, in entries: inout [HARLog.Entry]) {
-        guard creator == "requests-har" else { return }
+    /// Returns whether it corrected anything.
+    @discardableResult
+    static func correctQuirks(of creator: String, in entries: inout [HARLog.Entry]) -> Bool {
+        guard creator == "requests-har" else { return false }
         for index in entries.indices {
             let seconds = entries[index].time
             entries[index].time = min(seconds * 1000, 86_400_000)
             entries[index].started = entries[index].started.addingTimeInterval(-min(seconds, 86_400))
         }
+        return true
     }
 
     private func readEntry(

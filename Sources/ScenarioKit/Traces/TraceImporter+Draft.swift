@@ -29,12 +29,20 @@ extension TraceImporter {
         summary.entries = log.entries.count
         var items: [Item] = []
         items.reserveCapacity(log.entries.count)
+        // The hosts left out, for the hint when `--host` leaves nothing (a few, in trace order).
+        var otherHosts: [String] = []
         for (index, entry) in log.entries.enumerated() {
             guard let item = Item(entry, index: index) else {
                 summary.droppedUnusable += 1
                 continue
             }
-            guard keeps(item, summary: &summary) else { continue }
+            let dropped = summary.droppedByHost
+            guard keeps(item, summary: &summary) else {
+                if summary.droppedByHost > dropped, otherHosts.count < 5, !otherHosts.contains(item.hostAndPort) {
+                    otherHosts.append(item.hostAndPort)
+                }
+                continue
+            }
             items.append(item)
         }
         // Exporters may list entries out of order; a stable sort keeps ties in file order.
@@ -44,8 +52,10 @@ extension TraceImporter {
             throw Failure(
                 file: file, "no entries left to import (\(reasons))",
                 hint: summary.droppedByHost > 0
-                    ? "check --host against the hosts in the trace"
-                    : "export the requests of the bug again as HAR (--keep-static keeps assets)")
+                    ? "check --host against the hosts in the trace: " + otherHosts.joined(separator: ", ")
+                    : summary.droppedAssets > 0
+                        ? "export the requests of the bug again as HAR, or import the assets too with --keep-static"
+                        : "export the requests of the bug again as HAR")
         }
         classify(&items)
         let credentials = storedCredentials(items)

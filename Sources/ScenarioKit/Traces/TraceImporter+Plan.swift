@@ -28,9 +28,12 @@ extension TraceImporter {
             self.path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             self.query = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
             self.host = components.host ?? ""
+            hostAndPort = host + (components.port.map { ":\($0)" } ?? "")
         }
 
         var host: String
+        /// The host with the URL's port when it names one (`localhost:8080`), as proxies show it.
+        var hostAndPort: String
 
         /// Method, path, query and body: what makes two requests the same call.
         var callKey: String {
@@ -43,7 +46,10 @@ extension TraceImporter {
     }
 
     func keeps(_ item: Item, summary: inout Summary) -> Bool {
-        if let host = options.host, item.host.caseInsensitiveCompare(host) != .orderedSame {
+        // `--host` names the host alone, or with the port as proxies show it (`localhost:8080`).
+        if let host = options.host, item.host.caseInsensitiveCompare(host) != .orderedSame,
+            item.hostAndPort.caseInsensitiveCompare(host) != .orderedSame
+        {
             summary.droppedByHost += 1
             return false
         }
