@@ -159,6 +159,26 @@ import Testing
         #expect(again.entries[0].started == TraceImporterTests.origin.addingTimeInterval(0.5))
     }
 
+    /// Playwright's attach mode keeps bodies in files beside the capture: read from there,
+    /// by plain name only, and counted when missing.
+    @Test func attachedBodiesAreReadFromBesideTheCapture() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attached-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"posts":[]}"#.utf8).write(to: folder.appendingPathComponent("fb49.json"))
+        let text = #"""
+            {"log":{"creator":{"name":"Playwright"},"entries":[
+            {"startedDateTime":"2026-01-01T00:00:00.000Z","request":{"method":"POST","url":"https://h/feed","postData":{"mimeType":"application/json","text":"","_file":"4083.json"}},
+             "response":{"status":200,"content":{"mimeType":"application/json","_file":"fb49.json"}}},
+            {"startedDateTime":"2026-01-01T00:00:01.000Z","request":{"method":"GET","url":"https://h/x"},
+             "response":{"status":200,"content":{"mimeType":"text/plain","_file":"../fb49.json"}}}]}}
+            """#
+        let log = try HARReader(file: folder.appendingPathComponent("capture.har").path).read(Data(text.utf8))
+        #expect(log.entries[0].response?.body == Data(#"{"posts":[]}"#.utf8))
+        #expect(log.entries[1].response?.body.isEmpty == true, "a path is never followed")
+        #expect(log.attachedBodiesNotFound == 2)
+    }
+
     @Test func instantsReadFastAgreeWithTheFormatter() throws {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -7,6 +7,9 @@ public struct HARLog: Sendable, Hashable {
     public var creator: String
     /// The exchanges, in the order the file lists them.
     public var entries: [Entry]
+    /// Bodies the file says are kept in files of their own (`_file`) that were not found beside
+    /// it: those entries were read without them.
+    public var attachedBodiesNotFound = 0
 
     /// Creates a log.
     public init(creator: String = "", entries: [Entry] = []) {

@@ -59,7 +59,7 @@ public struct HARReader: Sendable {
                     hint: "export only the requests of the bug (filter by host or time in the capturing tool)")
             }
             var entry = try readEntry(
-                node, at: JSONPath.appending(entriesPath, index: index), dates: dates, pool: pool,
+                node, at: JSONPath.appending(entriesPath, index: index), dates: dates, pool: pool, collector: collector,
                 fallbackStart: collector.entries.last?.started ?? Date(timeIntervalSince1970: 0))
             entry.line = node.line
             entry.column = node.column
@@ -75,7 +75,9 @@ public struct HARReader: Sendable {
         // Corrected times are written back as any tool's: the log no longer says requests-har,
         // or reading what `redact` wrote would correct them twice.
         let corrected = Self.correctQuirks(of: creator, in: &entries)
-        return HARLog(creator: corrected ? "SessionScenarios (from \(creator))" : creator, entries: entries)
+        var read = HARLog(creator: corrected ? "SessionScenarios (from \(creator))" : creator, entries: entries)
+        read.attachedBodiesNotFound = collector.attachedBodiesNotFound
+        return read
     }
 
     /// Exporters known to write timing fields their own way.
@@ -95,15 +97,31 @@ public struct HARReader: Sendable {
         return true
     }
 
+    /// A body Playwright keeps in a file of its own (`_file`, its attach mode: `.zip` captures),
+    /// read from beside the capture once unzipped. Only a plain name is taken, never a path, and a
+    /// file is read within the trace's bounds; one not there is counted.
+    private func attachedBody(_ node: JSONNode, collector: EntryCollector) -> Data? {
+        guard let name = node["_file"]?.value.stringValue else { return nil }
+        let folder = (file as NSString).deletingLastPathComponent
+        let path = folder.isEmpty ? name : folder + "/" + name
+        guard !name.isEmpty, !name.contains("/"), !name.contains("\\"), !name.hasPrefix("."),
+            let bytes = try? FileBytes.read(path, limit: maximumBytes)
+        else {
+            collector.attachedBodiesNotFound += 1
+            return nil
+        }
+        return Data(bytes)
+    }
+
     private func readEntry(
-        _ node: JSONNode, at path: String, dates: DateReader, pool: StringPool, fallbackStart: Date
+        _ node: JSONNode, at path: String, dates: DateReader, pool: StringPool, collector: EntryCollector, fallbackStart: Date
     ) throws(LoadIssue) -> HARLog.Entry {
         guard node.members != nil else { throw typeIssue(node, at: path, expected: "an entry object") }
         let requestNode = try member("request", of: node, at: path, as: "an object")
-        let request = try readRequest(requestNode, at: JSONPath.appending(path, key: "request"), pool: pool)
+        let request = try readRequest(requestNode, at: JSONPath.appending(path, key: "request"), pool: pool, collector: collector)
         var response: HARLog.Response?
         if let responseNode = node["response"], !responseNode.value.isNull {
-            response = try readResponse(responseNode, at: JSONPath.appending(path, key: "response"), pool: pool)
+            response = try readResponse(responseNode, at: JSONPath.appending(path, key: "response"), pool: pool, collector: collector)
         }
         // A missing or unreadable start keeps the previous entry's, so order survives.
         let started = node["startedDateTime"]?.value.stringValue.flatMap(dates.date(from:)) ?? fallbackStart
@@ -119,7 +137,9 @@ public struct HARReader: Sendable {
         return entry
     }
 
-    private func readRequest(_ node: JSONNode, at path: String, pool: StringPool) throws(LoadIssue) -> HARLog.Request {
+    private func readRequest(_ node: JSONNode, at path: String, pool: StringPool, collector: EntryCollector) throws(LoadIssue)
+        -> HARLog.Request
+    {
         guard node.members != nil else { throw typeIssue(node, at: path, expected: "an object") }
         let method = pool.intern(try string("method", of: node, at: path).uppercased())
         let url = try string("url", of: node, at: path)
@@ -129,21 +149,27 @@ public struct HARReader: Sendable {
         if let postData = node["postData"], postData.members != nil {
             mimeType = postData["mimeType"]?.value.stringValue.map(pool.intern)
             let params = postData["params"]?.value.arrayValue ?? []
-            // ZAP writes a form as `params` beside an empty `text`.
-            if let text = postData["text"]?.value.stringValue, !text.isEmpty || params.isEmpty {
+            let text = postData["text"]?.value.stringValue
+            if let text, !text.isEmpty {
                 body = text
+            } else if let attached = attachedBody(postData, collector: collector) {
+                body = String(decoding: attached, as: UTF8.self)
             } else if !params.isEmpty {
-                // Form bodies exported as parameters only: put the form back together.
+                // Form bodies exported as parameters only (ZAP: beside an empty `text`): put the form back together.
                 body = params.compactMap { param -> String? in
                     guard let name = param["name"]?.stringValue else { return nil }
                     return formEscape(name) + "=" + formEscape(param["value"]?.stringValue ?? "")
                 }.joined(separator: "&")
+            } else {
+                body = text
             }
         }
         return HARLog.Request(method: method, url: url, headers: headers, body: body, mimeType: mimeType)
     }
 
-    private func readResponse(_ node: JSONNode, at path: String, pool: StringPool) throws(LoadIssue) -> HARLog.Response? {
+    private func readResponse(_ node: JSONNode, at path: String, pool: StringPool, collector: EntryCollector) throws(LoadIssue)
+        -> HARLog.Response?
+    {
         guard node.members != nil else { throw typeIssue(node, at: path, expected: "an object") }
         guard let statusNode = node["status"] else { return nil }
         guard let status = statusNode.value.intValue else {
@@ -167,6 +193,8 @@ public struct HARReader: Sendable {
                 } else {
                     body = Data(text.utf8)
                 }
+            } else if let attached = attachedBody(content, collector: collector) {
+                body = attached
             }
         }
         return HARLog.Response(status: status, headers: headers, body: body, mimeType: mimeType)
@@ -296,6 +324,8 @@ extension DateReader {
 /// The entries read so far, kept outside the parser's callback.
 private final class EntryCollector {
     var entries: [HARLog.Entry] = []
+    /// Bodies the capture keeps in files of their own (`_file`) that are not beside it.
+    var attachedBodiesNotFound = 0
 }
 
 /// One copy of each short text that repeats from entry to entry (header names and values,

@@ -27,6 +27,7 @@ extension TraceImporter {
         }
         var summary = Summary()
         summary.entries = log.entries.count
+        summary.attachedBodiesNotFound = log.attachedBodiesNotFound
         var items: [Item] = []
         items.reserveCapacity(log.entries.count)
         // The hosts left out, for the hint when `--host` leaves nothing (a few, in trace order).

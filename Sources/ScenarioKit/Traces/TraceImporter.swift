@@ -62,6 +62,8 @@ public struct TraceImporter: Sendable {
         /// appear more than once in an entry: a scenario's headers and query are objects, so the
         /// first value is kept.
         public var repeatedNamesKeptOnce = 0
+        /// Bodies the capture keeps in files of their own (Playwright's attach mode) that were not beside it.
+        public var attachedBodiesNotFound = 0
         /// Requests a dedicated action would send but that it cannot send as captured (arguments missing or not JSON), imported as plain requests.
         public var plainInsteadOfAction = 0
 
@@ -77,6 +79,11 @@ public struct TraceImporter: Sendable {
             if clampedGaps > 0 { notes.append("\(clampedGaps) gaps shortened to 24h") }
             if splitGroups > 0 { notes.append("\(splitGroups) runs of over \(TraceImporter.maximumConcurrent) concurrent requests split") }
             if repeatedNamesKeptOnce > 0 { notes.append("\(repeatedNamesKeptOnce) repeated query or Set-Cookie names kept once") }
+            if attachedBodiesNotFound > 0 {
+                notes.append(
+                    "\(attachedBodiesNotFound) bodies kept in files of their own not found beside the capture (unzip it there, or record with content embedded)"
+                )
+            }
             if deepBodiesAsText > 0 { notes.append("\(deepBodiesAsText) deeply nested bodies kept as text") }
             if plainInsteadOfAction > 0 {
                 notes.append("\(plainInsteadOfAction) action requests its action cannot send, imported as plain requests")
