@@ -187,6 +187,19 @@ import Testing
             "\(failure?.description ?? "")")
     }
 
+    /// A 64-bit id would round as a JSON number: such an answer keeps its exact text.
+    @Test func anAnswerWithA64BitIdKeepsItsText() throws {
+        var big = TraceImporterTests.entry(0, "GET", "https://a/feed", status: 200)
+        big.response?.body = Data(#"{"posts":[{"id":6647889604622514932,"author":"u2"}]}"#.utf8)
+        var small = TraceImporterTests.entry(1, "GET", "https://a/me", status: 200)
+        small.response?.body = Data(#"{"id":42,"ref":"66478896046225149321"}"#.utf8)
+        let (scenario, summary) = try imported([big, small])
+        let responses = scenario["exchanges"]?.arrayValue?.map { $0["response"] }
+        #expect(responses?.first??["text"] == #"{"posts":[{"id":6647889604622514932,"author":"u2"}]}"#)
+        #expect(responses?.last??["json"] == ["id": 42, "ref": "66478896046225149321"])
+        #expect(summary.bigIntegerBodiesAsText == 1)
+    }
+
     /// ZAP writes a form as `params` beside an empty `text`.
     @Test func aFormWrittenAsParamsBesideEmptyTextKeepsItsBody() throws {
         let har = #"""

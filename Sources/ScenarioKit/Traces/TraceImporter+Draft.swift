@@ -154,7 +154,12 @@ extension TraceImporter {
         let headers = keptHeaders(response.headers, repeatedSetCookies: &summary.repeatedNamesKeptOnce)
         if !headers.isEmpty { object["headers"] = .object(JSONObject(headers.map { ($0.name, .string($0.value)) })) }
         if !response.body.isEmpty {
-            let json = JSONValue.parse(response.body).flatMap { $0.objectValue != nil || $0.arrayValue != nil ? $0 : nil }
+            var json = JSONValue.parse(response.body).flatMap { $0.objectValue != nil || $0.arrayValue != nil ? $0 : nil }
+            if json != nil, Self.holdsIntegersBeyondDoubles(response.body) {
+                // A 64-bit id would be rounded as a scenario's JSON number: the bytes go as text.
+                summary.bigIntegerBodiesAsText += 1
+                json = nil
+            }
             if let json, json.depth > Self.maximumBodyDepth { summary.deepBodiesAsText += 1 }
             if let json, json.depth <= Self.maximumBodyDepth {
                 object["json"] = json
@@ -335,6 +340,41 @@ extension TraceImporter {
             if object[item.name] == nil { object[item.name] = .string(item.value) } else { summary.repeatedNamesKeptOnce += 1 }
         }
         return .object(object)
+    }
+
+    /// Whether JSON text holds an integer literal of more than 15 digits outside strings, which
+    /// a JSON number (a double) cannot hold exactly (a snowflake id).
+    static func holdsIntegersBeyondDoubles(_ body: Data) -> Bool {
+        var inString = false
+        var escaped = false
+        var digits = 0
+        var fraction = false
+        for byte in body {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if !fraction { digits += 1 }
+                if digits > 15 { return true }
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+                fraction = digits > 0 || fraction
+            case UInt8(ascii: "-"), UInt8(ascii: "+"):
+                break
+            default:
+                if byte == UInt8(ascii: "\"") { inString = true }
+                digits = 0
+                fraction = false
+            }
+        }
+        return false
     }
 
     static func durationText(milliseconds: Int) -> String {

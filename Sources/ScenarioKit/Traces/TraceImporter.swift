@@ -56,6 +56,9 @@ public struct TraceImporter: Sendable {
         public var clampedGaps = 0
         /// Runs of more than ``TraceImporter/maximumConcurrent`` overlapping requests, split into steps of at most that many.
         public var splitGroups = 0
+        /// Answer bodies holding integers of more than 15 digits (64-bit ids), written as exact text
+        /// instead of JSON, whose numbers would round them.
+        public var bigIntegerBodiesAsText = 0
         /// Bodies nested too deeply to be JSON in a scenario, written as exact text instead.
         public var deepBodiesAsText = 0
         /// Header names (other than `Set-Cookie`, whose values are joined) and query names that
@@ -85,6 +88,7 @@ public struct TraceImporter: Sendable {
                 )
             }
             if deepBodiesAsText > 0 { notes.append("\(deepBodiesAsText) deeply nested bodies kept as text") }
+            if bigIntegerBodiesAsText > 0 { notes.append("\(bigIntegerBodiesAsText) answers with 64-bit integers kept as text") }
             if plainInsteadOfAction > 0 {
                 notes.append("\(plainInsteadOfAction) action requests its action cannot send, imported as plain requests")
             }
