@@ -370,7 +370,7 @@ final class ScenarioRun: @unchecked Sendable {
         // `DispatchQueue.main.async`) runs here, not on libdispatch's threads into the next run.
         session = nil
         drain()
-        clock.cancelAll()
+        clock.end()
         backend.runEnded()
         return jobsWhileEnding.map {
             "the app ran on after its last step: \($0) jobs ran while the run ended, and more were ready. Its tasks were cancelled and its waits woken; a loop that goes on when cancelled (a `try? await Task.sleep` in `while true`) spins for good on a device too: end it when `Task.isCancelled`"

@@ -46,6 +46,8 @@ public final class VirtualClock: Clock, @unchecked Sendable {
     private var current = Instant(offset: .zero)
     private var sleepers: [Sleeper] = []
     private var cancelledBeforeSleeping: Set<UInt64> = []
+    /// Its run is over (see ``end()``).
+    private var ended = false
     private var nextID: UInt64 = 0
     /// The wall-clock date that offset zero stands for.
     let start: Date
@@ -69,6 +71,14 @@ public final class VirtualClock: Clock, @unchecked Sendable {
     /// task is cancelled first, and at the end of a run, so background loops unwind.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
+        if lock.withLock({ ended }) {
+            // A stack that keeps the clock of the run it was first made in (a dependency prepared
+            // once per process) would otherwise wait here for good, unseen by the run it is in.
+            Capture.currentScheduler?.noteEscape(
+                "the stack slept on the virtual clock of a scenario run that has ended: it keeps a clock from an earlier run (a dependency prepared once per process?); hand it each run's context.clock"
+            )
+            throw CancellationError()
+        }
         let id: UInt64 = lock.withLock {
             nextID += 1
             return nextID
@@ -142,6 +152,13 @@ public final class VirtualClock: Clock, @unchecked Sendable {
         }
         for sleeper in due { Self.fire(sleeper.wake) }
         return due.count
+    }
+
+    /// Ends the clock with its run: every sleeper and timer goes (``cancelAll()``), and a sleep
+    /// begun later fails at once and tells the running scenario why.
+    package func end() {
+        lock.withLock { ended = true }
+        cancelAll()
     }
 
     /// Wakes every sleeper with `CancellationError` and drops every timer; used when a run ends.
