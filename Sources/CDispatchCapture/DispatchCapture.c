@@ -118,7 +118,7 @@ static struct {
     cf_timer_set_fn cf_timer_set_next_fire;
     cf_test_fn cf_timer_is_valid;
     cf_equal_fn cf_equal;
-    cf_loop_fn cf_current_loop;
+    cf_loop_fn cf_current_loop, cf_main_loop;
     cf_run_fn cf_run_in_mode;
     cf_now_fn cf_now;
     cf_retain_fn cf_retain;
@@ -479,7 +479,8 @@ static int my_curl_multi_add_handle(void *multi, void *easy) {
 }
 
 static void my_cf_add_timer(void *loop, void *timer, void *mode) {
-    if (!handlers.run_loop_timer(timer, mode)) real.cf_add_timer(loop, timer, mode);
+    int which = loop == real.cf_main_loop() ? SSDC_LOOP_MAIN : loop == real.cf_current_loop() ? SSDC_LOOP_CURRENT : SSDC_LOOP_OTHER;
+    if (!handlers.run_loop_timer(timer, mode, which)) real.cf_add_timer(loop, timer, mode);
 }
 
 static struct rebinding networking_rebindings[] = {
@@ -726,6 +727,7 @@ static int find_real(void) {
     FIND_CF(cf_timer_is_valid, "CFRunLoopTimerIsValid")
     FIND_CF(cf_equal, "CFEqual")
     FIND_CF(cf_current_loop, "CFRunLoopGetCurrent")
+    FIND_CF(cf_main_loop, "CFRunLoopGetMain")
     FIND_CF(cf_run_in_mode, "CFRunLoopRunInMode")
     FIND_CF(cf_now, "CFAbsoluteTimeGetCurrent")
     FIND_CF(cf_retain, "CFRetain")
@@ -736,7 +738,7 @@ static int find_real(void) {
 #undef FIND_CF
     cf_main_found = real.cf_is_main_thread != NULL;
     cf_timers_found = real.cf_add_timer && real.cf_remove_timer && real.cf_timer_next_fire && real.cf_timer_interval &&
-                      real.cf_timer_set_next_fire && real.cf_timer_is_valid && real.cf_equal && real.cf_current_loop &&
+                      real.cf_timer_set_next_fire && real.cf_timer_is_valid && real.cf_equal && real.cf_current_loop && real.cf_main_loop &&
                       real.cf_run_in_mode && real.cf_now && real.cf_retain && real.cf_release && real.cf_common_modes &&
                       real.cf_default_mode;
     // Every QoS class, with and without overcommit.

@@ -70,6 +70,16 @@ import Testing
                     let timer = Timer.scheduledTimer(withTimeInterval: 10, repeats: false) { _ in answer(["firedAt": .number(self.now)]) }
                     DispatchQueue.main.asyncAfter(deadline: .now() + 5) { timer.fireDate = Date().addingTimeInterval(20) }
                 }
+            case "fromGlobalQueue", "mainLoopFromGlobalQueue":
+                // A background queue's thread runs no run loop: only a timer put on the main one fires.
+                return await onMain { answer in
+                    nonisolated(unsafe) var fired = false
+                    DispatchQueue.global().async {
+                        let timer = Timer(fire: Date().addingTimeInterval(10), interval: 0, repeats: false) { _ in fired = true }
+                        (action == "fromGlobalQueue" ? RunLoop.current : RunLoop.main).add(timer, forMode: .default)
+                    }
+                    DispatchQueue.main.asyncAfter(deadline: .now() + 60) { answer(["fired": .bool(fired)]) }
+                }
             default:
                 return .error(["code": "unknownAction"])
             }
@@ -79,7 +89,8 @@ import Testing
     #if os(Linux)
         static let cases: [(String, JSONValue)] = [
             ("once", ["firedAt": 30]), ("repeating", ["ticks": [15, 30, 45]]), ("invalidated", ["fired": false]),
-            ("commonModes", ["firedAt": 2.5]), ("moved", ["firedAt": 25]),
+            ("commonModes", ["firedAt": 2.5]), ("moved", ["firedAt": 25]), ("fromGlobalQueue", ["fired": false]),
+            ("mainLoopFromGlobalQueue", ["fired": true]),
         ]
 
         @Test(arguments: cases)

@@ -34,9 +34,10 @@ typedef struct {
     /// FoundationNetworking is about to hand libcurl a transfer (curl_multi_add_handle): nonzero
     /// holds it back, so it never opens a socket (the transfer then waits for its own timeout).
     int (*transfer)(void *easy);
-    /// A CoreFoundation timer (a `Timer`) is about to join a run loop in `mode`: nonzero takes it
-    /// instead (it then fires through ssdc_timer_fire).
-    int (*run_loop_timer)(void *timer, void *mode);
+    /// A CoreFoundation timer (a `Timer`) is about to join a run loop in `mode`, the main one,
+    /// the calling thread's or another (an SSDC_LOOP_ value): nonzero takes it instead (it then
+    /// fires through ssdc_timer_fire).
+    int (*run_loop_timer)(void *timer, void *mode, int loop);
     /// A sleep on a thread with virtual clocks (a runner: `Thread.sleep`, or the program's own
     /// `usleep`, `sleep`, `nanosleep`) asks to sleep this long: nonzero
     /// when the scenario slept it on virtual time.
@@ -53,6 +54,13 @@ typedef struct {
     /// with ECONNREFUSED, `getaddrinfo` with EAI_FAIL), so nothing reaches the network.
     int (*connection)(const char *destination);
 } ssdc_handlers;
+
+/// Which run loop a timer joins.
+enum {
+    SSDC_LOOP_MAIN = 0,
+    SSDC_LOOP_CURRENT = 1,
+    SSDC_LOOP_OTHER = 2,
+};
 
 /// What one step of a scenario did while its runner was blocked.
 enum {

@@ -36,7 +36,7 @@ enum DispatchCapture {
         handlers.targeted = { queue, target, created in targeted(queue, target, created: created != 0) }
         handlers.transfer = { easy in holdsBack(easy) ? 1 : 0 }
         handlers.connection = { destination in refusesConnection(to: destination.map { String(cString: $0) } ?? "the network") ? 1 : 0 }
-        handlers.run_loop_timer = { timer, mode in RunLoopTimer.take(timer, mode: mode) ? 1 : 0 }
+        handlers.run_loop_timer = { timer, mode, loop in RunLoopTimer.take(timer, mode: mode, loop: loop) ? 1 : 0 }
         handlers.sleep = { nanoseconds in sleepOnVirtualTime(nanoseconds) ? 1 : 0 }
         handlers.blocked = { limit in stepWhileBlocked(limit: limit) }
         handlers.on_main = { Capture.currentScheduler?.currentQueue == mainQueue ? 1 : 0 }

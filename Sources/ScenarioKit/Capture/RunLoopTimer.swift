@@ -1,9 +1,9 @@
 import CDispatchCapture
 import Foundation
 
-/// A `Timer` the stack puts on a run loop from the runner (Linux): `Timer.scheduledTimer`, or
-/// `RunLoop.add(_:forMode:)` on the current or the main run loop. Nothing runs the runner's run
-/// loop, so the timer does not join it: its ticks are deadlines on the virtual clock, and each
+/// A `Timer` the stack puts on the main run loop from the runner (Linux): `Timer.scheduledTimer`
+/// or `RunLoop.current.add(_:forMode:)` in main-queue work, or `RunLoop.main.add(_:forMode:)`
+/// anywhere. Nothing runs the runner's run loop, so the timer does not join it: its ticks are deadlines on the virtual clock, and each
 /// fires as a main-queue block, one at a time with the scenario's other work, as the main
 /// thread's run loop would fire it. CoreFoundation still does the firing itself (see
 /// `ssdc_timer_fire`), so a repeating timer, `invalidate()` and a moved `fireDate` behave as
@@ -15,8 +15,16 @@ final class RunLoopTimer: @unchecked Sendable {
     private let scheduler: ScenarioScheduler
 
     /// Takes `timer` when the calling thread runs a scenario; `false` leaves it to the run loop.
-    static func take(_ timer: UnsafeMutableRawPointer?, mode: UnsafeMutableRawPointer?) -> Bool {
+    static func take(_ timer: UnsafeMutableRawPointer?, mode: UnsafeMutableRawPointer?, loop: Int32) -> Bool {
         guard let timer, let mode, let scheduler = Capture.currentScheduler else { return false }
+        // Only the main run loop runs, on a device: a timer joins it from main-queue work
+        // (`scheduledTimer` there) or by name (`RunLoop.main.add`). One scheduled from another
+        // queue's block or a task off the main actor joins a run loop nothing runs, and never
+        // fires: it is taken and never ticks (left on the runner's loop, another timer's firing
+        // pass would fire it).
+        let joinsMain =
+            loop == Int32(SSDC_LOOP_MAIN) || (loop == Int32(SSDC_LOOP_CURRENT) && scheduler.currentQueue == DispatchCapture.mainQueue)
+        guard joinsMain else { return loop == Int32(SSDC_LOOP_CURRENT) }
         let taken = RunLoopTimer(timer: timer, mode: mode, scheduler: scheduler)
         taken.tick(after: delay(ssdc_timer_next_fire(timer) - ssdc_absolute_now()))
         return true
