@@ -130,6 +130,8 @@ import Testing
         run.send(.get, "/feed", bearer: "a2")
         let found = InvariantChecker.check(rule, run.record)
         #expect(found.map(\.requests) == [[3, 2]])
+        // Its message masks the credential as transcripts do, so the scheme still shows there.
+        #expect(found.map(\.quoted) == [["a1"]])
     }
 
     @Test func maxInFlightCountsOverlappingRefreshes() {

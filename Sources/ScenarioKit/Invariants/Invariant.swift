@@ -99,6 +99,15 @@ public enum ValueReference: Sendable, Hashable, CustomStringConvertible {
     /// A query item.
     case query(String)
 
+    /// What of a value read here a message masks: a header's credentials as every output masks
+    /// them (`Bearer X` gives X, so the scheme shows as in transcripts), else the value whole.
+    func secretParts(of value: String) -> [String] {
+        guard case .header(let name, _) = self else { return [value] }
+        var found = RedactionPolicy.Findings()
+        RedactionPolicy().collect(header: name, value: value, into: &found)
+        return found.values.isEmpty ? [value] : found.values
+    }
+
     /// Where the value is, for messages: `header Authorization`.
     public var description: String {
         switch self {

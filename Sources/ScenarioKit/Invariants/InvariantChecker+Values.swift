@@ -15,7 +15,7 @@ extension InvariantChecker {
         }
         for found in order {
             guard let numbers = seen[found], numbers.count > 1 else { continue }
-            fail("\(numbers.count) requests carry the same \(value) '\(found)': \(list(numbers))", numbers, [found])
+            fail("\(numbers.count) requests carry the same \(value) '\(found)': \(list(numbers))", numbers, value.secretParts(of: found))
         }
     }
 
@@ -31,7 +31,7 @@ extension InvariantChecker {
                 if let by = replaced[found] {
                     fail(
                         "#\(request.number) carries \(value) '\(found)', which the answer to #\(by) had already replaced",
-                        [request.number, by], [found])
+                        [request.number, by], value.secretParts(of: found))
                 } else if !known.contains(found) {
                     known.append(found)
                 }
@@ -60,7 +60,7 @@ extension InvariantChecker {
                 if !refusedCurrent, let stale, let replacedBy {
                     fail(
                         "#\(request.number) \(request.request.method) \(request.request.path) went out for the refusal of #\(stale.request), whose \(value) '\(stale.value)' the answer to #\(replacedBy) had already replaced; retry with the new one instead",
-                        [request.number, stale.request, replacedBy], [stale.value])
+                        [request.number, stale.request, replacedBy], value.secretParts(of: stale.value))
                 }
                 refusedCurrent = false
                 stale = nil
@@ -98,7 +98,7 @@ extension InvariantChecker {
                     if let found = carrying.read(from: request.request) {
                         fail(
                             "#\(request.number) \(request.request.method) \(request.request.path) carries \(carrying) after #\(by) ended the session",
-                            [request.number, by], [found])
+                            [request.number, by], carrying.secretParts(of: found))
                     }
                 } else {
                     fail(
