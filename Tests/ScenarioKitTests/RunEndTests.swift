@@ -68,4 +68,38 @@ import Testing
         let result = await run(stopsWhenCancelled: true)
         #expect(result.status == .passed, "\(result.explanation)")
     }
+
+    struct ChainDriver: ScenarioDriver {
+        var name: String { "Chain" }
+        var actions: [ActionSpec] { [ActionSpec("chain", "GET /a, then GET /b when it is done, in a task of its own")] }
+        var givenKeys: [GivenSpec] { [] }
+        func makeSession(_ context: DriverContext) async throws -> any DriverSession { ChainSession(transport: context.transport) }
+    }
+
+    struct ChainSession: ActionOnlySession {
+        let transport: any HTTPTransport
+        func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
+            let transport = self.transport
+            Task {
+                _ = try? await transport.send(HTTPRequest(method: .get, path: "/a"))
+                _ = try? await transport.send(HTTPRequest(method: .get, path: "/b"))
+            }
+            return .value(.null)
+        }
+    }
+
+    /// An answer the run ended before, and what the app sent while the run was taken down, are
+    /// said as such in the transcript, not taken for part of the run.
+    @Test func theTranscriptSaysWhatTheRunsEndCutShort() async {
+        let scenario = Build.scenario(
+            exchanges: [Build.exchange("a", path: "/a", latency: .seconds(3600))],
+            steps: [Build.step(.perform(Build.call("chain"), parallel: 1, expect: .ok))])
+        let result = await ScenarioRunner(driver: ChainDriver()).run(scenario)
+        #expect(result.status == .passed, "\(result.explanation)")
+        let end = result.transcript.firstIndex { $0.hasSuffix("#1 ✗ unanswered when the run ended") }
+        let over = result.transcript.firstIndex { $0.hasSuffix("(the run is over: what follows, the app sent while it was taken down)") }
+        let late = result.transcript.firstIndex { $0.hasSuffix("#2 → GET /b") }
+        #expect(end != nil && over != nil && late != nil, "\(result.transcript)")
+        if let end, let over, let late { #expect(end < over && over < late, "\(result.transcript)") }
+    }
 }

@@ -53,6 +53,10 @@ public final class ScriptedBackend: @unchecked Sendable {
     private var reachedSteps: Set<String> = []
     /// Requests not answered yet (held, delayed or being handled).
     private var unanswered = 0
+    /// The run is being taken down (``cancelHeld()``): what the app sends now comes after its checks.
+    private var runEnding = false
+    /// Whether the transcript says so yet.
+    private var saidRunEnded = false
     /// Under an explored schedule: how late an answer may come, and the draws that say how late.
     private var lateness: (bound: Duration, random: SplitMix64)?
     private var log: [LoggedRequest] = []
@@ -139,12 +143,16 @@ public final class ScriptedBackend: @unchecked Sendable {
                 LoggedRequest(
                     number: number, request: request, exchangeID: index.map { exchanges[$0].id }, arrivedAt: clock.now, order: events))
             answers.append(nil)
+            if runEnding, !saidRunEnded {
+                saidRunEnded = true
+                transcript.append("\(stamp())(the run is over: what follows, the app sent while it was taken down)")
+            }
             transcript.append("\(stamp())#\(number) → \(Self.describe(request))")
             guard let index else {
                 let near = Self.nearMisses(candidate, exchanges: exchanges, uses: uses)
                 transcript.append("\(stamp())#\(number) ✗ no exchange matches; answered 404\(near)")
                 nearMissNotes[number] = near
-                if firstUnmatchedLine == nil { firstUnmatchedLine = transcript.count }
+                if firstUnmatchedLine == nil, !runEnding { firstUnmatchedLine = transcript.count }
                 let response = HTTPResponse(
                     status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
                 toSend.append((Held(number: number, reply: .response(response), respond: respond, tag: tag, isWanted: isWanted), .zero))
@@ -223,12 +231,16 @@ public final class ScriptedBackend: @unchecked Sendable {
     }
 
     /// Fails every answer still kept back (held or waiting on latency) with `cancelled`, so no
-    /// caller waits forever; used when a run ends.
+    /// caller waits forever, and says so in the transcript; used when a run ends.
     package func cancelHeld() {
         let all: [Held] = lock.withLock {
+            runEnding = true
             var all = exchanges.indices.flatMap { drainHeld($0, logging: false) }
             all += delayed.keys.sorted().compactMap { delayed.removeValue(forKey: $0) }
-            for answer in all { answer.tag.map { outsideWork?.unpark($0) } }
+            for answer in all.sorted(by: { $0.number < $1.number }) {
+                answer.tag.map { outsideWork?.unpark($0) }
+                transcript.append("\(stamp())#\(answer.number) ✗ unanswered when the run ended")
+            }
             return all
         }
         for answer in all { answer.respond(.failure(TransportError(.cancelled, detail: "scenario ended"))) }
