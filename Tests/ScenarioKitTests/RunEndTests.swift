@@ -101,5 +101,7 @@ import Testing
         let late = result.transcript.firstIndex { $0.hasSuffix("#2 → GET /b") }
         #expect(end != nil && over != nil && late != nil, "\(result.transcript)")
         if let end, let over, let late { #expect(end < over && over < late, "\(result.transcript)") }
+        // Nothing is served once the run is over: the request fails at once, never held or answered 404.
+        #expect(result.transcript.last?.hasSuffix("#2 ✗ cancelled: the run is over") == true, "\(result.transcript)")
     }
 }

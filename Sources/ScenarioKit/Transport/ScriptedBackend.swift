@@ -48,8 +48,10 @@ public final class ScriptedBackend: @unchecked Sendable {
     private var givenUp: Set<Int> = []
     /// Answers waiting on virtual latency, or on their client's deadline when it comes first, by request number.
     private var delayed: [Int: Held] = [:]
-    /// The clock's timers that time held answers out at their client's deadline, by request number.
-    private var clientTimeouts: [Int: UInt64] = [:]
+    /// The clock's timers that will answer a request or time it out (a latency, a held answer's
+    /// client deadline), by request number: dropped when the client gives the request up, so time
+    /// never moves to them for nothing.
+    private var timers: [Int: UInt64] = [:]
     private var reachedSteps: Set<String> = []
     /// Requests not answered yet (held, delayed or being handled).
     private var unanswered = 0
@@ -128,31 +130,43 @@ public final class ScriptedBackend: @unchecked Sendable {
     ) -> Int {
         var toSend: [(Held, Duration)] = []
         var heldNow: Held?
+        var afterTheEnd = false
         var clientDeadline: @Sendable () -> VirtualClock.Instant? = { nil }
         if let timeout {
             let arrived = clock.now
             clientDeadline = { timeout().map { arrived.advanced(by: $0) } }
         }
         let number = lock.withLock { () -> Int in
-            unanswered += 1
             let number = log.count + 1
+            events += 1
+            if runEnding {
+                // Taken down: nothing is served any more, and the request fails at once, as every
+                // answer still kept back did (``cancelHeld()``).
+                log.append(LoggedRequest(number: number, request: request, exchangeID: nil, arrivedAt: clock.now, order: events))
+                answers.append(
+                    RunRecord.Answer(status: nil, fault: TransportError.Code.cancelled.rawValue, at: clock.now.offset, order: events))
+                if !saidRunEnded {
+                    saidRunEnded = true
+                    transcript.append("\(stamp())(the run is over: what follows, the app sent while it was taken down)")
+                }
+                transcript.append("\(stamp())#\(number) → \(Self.describe(request))")
+                transcript.append("\(stamp())#\(number) ✗ cancelled: the run is over")
+                afterTheEnd = true
+                return number
+            }
+            unanswered += 1
             let candidate = MatchCandidate(request)
             let index = exchanges.indices.first { eligible($0, for: candidate) }
-            events += 1
             log.append(
                 LoggedRequest(
                     number: number, request: request, exchangeID: index.map { exchanges[$0].id }, arrivedAt: clock.now, order: events))
             answers.append(nil)
-            if runEnding, !saidRunEnded {
-                saidRunEnded = true
-                transcript.append("\(stamp())(the run is over: what follows, the app sent while it was taken down)")
-            }
             transcript.append("\(stamp())#\(number) → \(Self.describe(request))")
             guard let index else {
                 let near = Self.nearMisses(candidate, exchanges: exchanges, uses: uses)
                 transcript.append("\(stamp())#\(number) ✗ no exchange matches; answered 404\(near)")
                 nearMissNotes[number] = near
-                if firstUnmatchedLine == nil, !runEnding { firstUnmatchedLine = transcript.count }
+                if firstUnmatchedLine == nil { firstUnmatchedLine = transcript.count }
                 let response = HTTPResponse(
                     status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
                 toSend.append((Held(number: number, reply: .response(response), respond: respond, tag: tag, isWanted: isWanted), .zero))
@@ -178,6 +192,10 @@ public final class ScriptedBackend: @unchecked Sendable {
             }
             return number
         }
+        if afterTheEnd {
+            respond(.failure(TransportError(.cancelled, detail: "the scenario is over")))
+            return number
+        }
         if let heldNow { timeOutWhileHeld(heldNow) }
         for (answer, latency) in toSend { deliver(answer, after: latency) }
         return number
@@ -190,7 +208,7 @@ public final class ScriptedBackend: @unchecked Sendable {
         let timer = clock.schedule(at: deadline, label: "request #\(number) times out (its client's request timeout)") { [weak self] in
             guard let self else { return }
             let timedOut: Held? = lock.withLock {
-                clientTimeouts.removeValue(forKey: number)
+                timers.removeValue(forKey: number)
                 for index in held.indices {
                     if let position = held[index].firstIndex(where: { $0.number == number }) { return held[index].remove(at: position) }
                 }
@@ -200,7 +218,7 @@ public final class ScriptedBackend: @unchecked Sendable {
             timedOut.tag.map { outsideWork?.unpark($0) }
             send(timedOut, timingOut: true)
         }
-        if let timer { lock.withLock { clientTimeouts[number] = timer } }
+        if let timer { lock.withLock { timers[number] = timer } }
     }
 
     /// The client gave request `number` up before its answer reached it (the app cancelled its
@@ -215,6 +233,7 @@ public final class ScriptedBackend: @unchecked Sendable {
                 status: nil, fault: TransportError.Code.cancelled.rawValue, at: clock.now.offset, order: events)
             transcript.append("\(stamp())#\(number) ✗ cancelled by the app")
             delayed.removeValue(forKey: number)
+            timers.removeValue(forKey: number).map(clock.cancelTimer)
         }
     }
 
@@ -239,7 +258,7 @@ public final class ScriptedBackend: @unchecked Sendable {
             all += delayed.keys.sorted().compactMap { delayed.removeValue(forKey: $0) }
             for answer in all.sorted(by: { $0.number < $1.number }) {
                 answer.tag.map { outsideWork?.unpark($0) }
-                transcript.append("\(stamp())#\(answer.number) ✗ unanswered when the run ended")
+                if !givenUp.contains(answer.number) { transcript.append("\(stamp())#\(answer.number) ✗ unanswered when the run ended") }
             }
             return all
         }
@@ -309,7 +328,7 @@ public final class ScriptedBackend: @unchecked Sendable {
         held[index] = []
         for answer in drained {
             answer.tag.map { outsideWork?.unpark($0) }
-            clientTimeouts.removeValue(forKey: answer.number).map(clock.cancelTimer)
+            timers.removeValue(forKey: answer.number).map(clock.cancelTimer)
             if logging { transcript.append("\(stamp())#\(answer.number) ▶ released") }
         }
         return drained
@@ -329,11 +348,17 @@ public final class ScriptedBackend: @unchecked Sendable {
             : "request #\(answer.number) times out (its client's request timeout) before its answer after \(latency)"
         // The timer goes on the clock before the request is parked: a runner woken by the
         // parking must find the deadline there.
-        clock.schedule(at: deadline ?? due, label: label) { [weak self] in
-            guard let self, let answer = self.lock.withLock({ self.delayed.removeValue(forKey: answer.number) }) else { return }
+        let timer = clock.schedule(at: deadline ?? due, label: label) { [weak self] in
+            guard let self,
+                let answer = self.lock.withLock({ () -> Held? in
+                    self.timers.removeValue(forKey: answer.number)
+                    return self.delayed.removeValue(forKey: answer.number)
+                })
+            else { return }
             answer.tag.map { self.outsideWork?.unpark($0) }
             self.send(answer, timingOut: deadline != nil)
         }
+        if let timer { lock.withLock { timers[answer.number] = timer } }
         answer.tag.map { outsideWork?.park($0) }
     }
 
