@@ -13,7 +13,7 @@ import Testing
     @Test func aHeldAnswerReleasedInTimeTakesItsDeadlineAlong() {
         let clock = VirtualClock(start: Date(timeIntervalSince1970: 0))
         let backend = ScriptedBackend(exchanges: [Build.exchange("a", path: "/a", release: .atStep("go"))], clock: clock)
-        backend.handle(request, timeout: { .seconds(10) }) { _ in }
+        backend.handle(request, timeout: { .seconds(10) }, respond: { _ in })
         #expect(clock.waitingCount == 1, "the client's deadline")
         backend.reachStep("go")
         #expect(clock.waitingCount == 0)
@@ -26,7 +26,7 @@ import Testing
                 Build.exchange("a", path: "/a", latency: .seconds(5)), Build.exchange("b", path: "/b", release: .atStep("go")),
             ], clock: clock)
         let late = backend.handle(request) { _ in }
-        let held = backend.handle(HTTPRequest(method: .get, path: "/b"), timeout: { .seconds(10) }) { _ in }
+        let held = backend.handle(HTTPRequest(method: .get, path: "/b"), timeout: { .seconds(10) }, respond: { _ in })
         #expect(clock.waitingCount == 2)
         backend.cancelledByClient(late)
         backend.cancelledByClient(held)
