@@ -140,6 +140,35 @@ import Testing
         #expect(text.contains(#""code":"USER_BLOCKED""#), "\(text)")
         #expect(!text.contains("839201"), "\(text)")
         #expect(report.counts == [.code: 1], "\(report)")
+        // Capitals are a constant under `code` only with an underscore or past 8 letters; under a
+        // one-time-code name they are always the code.
+        let (codes, _) = redactedText(
+            TraceRedactorTests.entry("POST", "https://h/verify", body: #"{"passcode":"LETMEIN","otp":"KXJQWP","code":"QWERTY"}"#))
+        for secret in ["LETMEIN", "KXJQWP", "QWERTY"] { #expect(!codes.contains(secret), "\(secret) left: \(codes)") }
+    }
+
+    /// `key` is a credential in a query only when key-shaped; `tickets` are data, a `jsapi_ticket` is not.
+    @Test func keysAndTicketsAreJudgedByTheirShape() {
+        let (text, _) = redactedText(
+            TraceRedactorTests.entry(
+                "GET", "https://h/items?sort=asc&key=name", response: #"{"tickets":[{"status":"open","priority":"high"}],"name":"Ann"}"#))
+        for kept in ["key=name", #""status":"open""#, #""priority":"high""#, #""name":"Ann""#] {
+            #expect(text.contains(kept), "\(kept) masked: \(text)")
+        }
+    }
+
+    /// A pagination `Link` and a `Refresh` hold URLs too.
+    @Test func tokensInLinkAndRefreshHeadersAreMasked() {
+        let (text, _) = redactedText(
+            TraceRedactorTests.entry(
+                "GET", "https://h/items",
+                responseHeaders: [
+                    ("Link", #"<https://h/items?page=2&access_token=at-INLINK-0123456789>; rel="next""#),
+                    ("Refresh", "0; url=https://h/x?token=tok-INREFRESH-0123"),
+                ]))
+        #expect(!text.contains("at-INLINK-0123456789"), "\(text)")
+        #expect(!text.contains("tok-INREFRESH-0123"), "\(text)")
+        #expect(text.contains(#"rel="next""#))
     }
 
     /// Credentials under names real services use: a WeChat ticket, a Google key in the query, an

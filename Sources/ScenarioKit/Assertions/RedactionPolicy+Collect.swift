@@ -11,7 +11,7 @@ extension RedactionPolicy {
                 if isCredentialName(key) {
                     let kind = Self.kind(forName: key)
                     switch member {
-                    case .string(let text) where kind == .code && Self.isConstant(text):
+                    case .string(let text) where Self.isConstant(text, under: key):
                         break  // `"code": "USER_BLOCKED"`: the API's constant, not a one-time code
                     case .string(let text):
                         // A password is secret whole; an authorization-like value also by its parts.
@@ -85,7 +85,7 @@ extension RedactionPolicy {
     /// Values of credential names in query items (`?access_token=...`), decoded.
     public func collect(query items: [(name: String, value: String)], into found: inout Findings) {
         for item in items {
-            if isCredentialName(item.name) || Self.queryOnlyNames.contains(Self.normalized(item.name)) {
+            if isCredentialName(item.name) || Self.isQueryKey(name: item.name, value: item.value) {
                 found.add(item.value, Self.kind(forName: item.name))
             } else {
                 collect(text: item.value, into: &found, depth: 1)
@@ -200,7 +200,7 @@ extension RedactionPolicy {
         case .key:
             found.add(value, .apiKey)
         case .url:
-            collect(url: value, into: &found)
+            collect(urlsIn: value, into: &found)
         case .other:
             break
         }
@@ -216,6 +216,20 @@ extension RedactionPolicy {
         found.add(value, .cookie)
         if value.utf8.contains(UInt8(ascii: "%")), let decoded = value.removingPercentEncoding, decoded != value {
             found.add(decoded, .cookie)
+        }
+    }
+
+    /// Secrets in the URLs of a URL-valued header: `Location: URL`, `Link: <URL>; rel="next", <URL>…`,
+    /// `Refresh: 0; url=URL`.
+    private func collect(urlsIn value: String, into found: inout Findings) {
+        if value.contains("<") {
+            for part in value.split(separator: "<", omittingEmptySubsequences: false).dropFirst() {
+                if let end = part.firstIndex(of: ">") { collect(url: String(part[..<end]), into: &found) }
+            }
+        } else if let at = value.range(of: "url=", options: .caseInsensitive) {
+            collect(url: value[at.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: " '\"")), into: &found)
+        } else {
+            collect(url: value, into: &found)
         }
     }
 

@@ -95,7 +95,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     static let credentialWords = [
         "token", "password", "passwd", "passphrase", "secret", "apikey", "privatekey", "sessionid", "csrf", "xsrf", "otp",
         "otpcode", "authcode", "verificationcode", "smscode", "resetcode", "credential", "bearer", "passcode", "pincode", "jwt",
-        "signature", "cookie", "sessionkey", "ticket",
+        "signature", "cookie", "sessionkey", "jsapiticket", "serviceticket",
     ]
 
     /// Words after a credential word that still name the credential's value.
@@ -141,15 +141,21 @@ public struct RedactionPolicy: Sendable, Hashable {
         return Self.containerNames.contains(key) || extraKeys.contains(key)
     }
 
-    /// Names whose value is a credential in a query string only (`?key=AIza…`): in a JSON body
-    /// `key` names anything.
-    static let queryOnlyNames: Set<String> = ["key"]
+    /// Whether a query item `key` holds an API key (`?key=AIzaSy…`): key-shaped, 16 characters or
+    /// more mixing letters and digits. Elsewhere `key` names anything (`?sort=asc&key=name`).
+    static func isQueryKey(name: String, value: String) -> Bool {
+        normalized(name) == "key" && value.count >= 16 && value.contains(where: \.isLetter) && value.contains(where: \.isNumber)
+    }
 
-    /// Whether a value found under a one-time-code name (`code`, `otp`, `pin`) is a constant of
-    /// the API rather than a code: upper-case letters and underscores only (`OK`, `USER_BLOCKED`),
-    /// as in the `{code, msg, data}` envelope. One-time codes hold digits or mix cases.
-    static func isConstant(_ value: String) -> Bool {
-        value.utf8.count >= 2 && value.utf8.allSatisfy { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "_") }
+    /// Whether the value of a member named exactly `code` is a constant of the API rather than a
+    /// one-time code, as in the `{code, msg, data}` envelope: upper-case letters and underscores,
+    /// with an underscore or longer than 8 (`USER_BLOCKED`, `UNAUTHORIZED`). A short word of
+    /// capitals (`KXJQWP`) may be a code, and stays secret, as does every value under `otp`,
+    /// `pin` or `passcode`.
+    static func isConstant(_ value: String, under name: String) -> Bool {
+        guard normalized(name) == "code" else { return false }
+        let capitals = value.utf8.allSatisfy { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "_") }
+        return capitals && (value.utf8.contains(UInt8(ascii: "_")) || value.utf8.count > 8)
     }
 
     /// The kind a secret found under this name has.
