@@ -177,6 +177,25 @@ import Testing
         #expect(log.entries[0].response?.body == Data(#"{"posts":[]}"#.utf8))
         #expect(log.entries[1].response?.body.isEmpty == true, "a path is never followed")
         #expect(log.attachedBodiesNotFound == 2)
+
+        // Nor a link to a file elsewhere, and all of them together stay within the trace's bound.
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)")
+        try Data("private".utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("fb49.json").path + ".link", withDestinationPath: outside.path)
+        let linked = text.replacingOccurrences(of: #""_file":"fb49.json""#, with: #""_file":"fb49.json.link""#)
+        let refused = try HARReader(file: folder.appendingPathComponent("capture.har").path).read(Data(linked.utf8))
+        #expect(refused.entries[0].response?.body.isEmpty == true)
+        try Data(repeating: UInt8(ascii: "x"), count: 3000).write(to: folder.appendingPathComponent("big.txt"))
+        let twice = #"""
+            {"log":{"entries":[
+            {"startedDateTime":"2026-01-01T00:00:00.000Z","request":{"method":"GET","url":"https://h/a"},"response":{"status":200,"content":{"_file":"big.txt"}}},
+            {"startedDateTime":"2026-01-01T00:00:01.000Z","request":{"method":"GET","url":"https://h/b"},"response":{"status":200,"content":{"_file":"big.txt"}}}]}}
+            """#
+        let bounded = try HARReader(file: folder.appendingPathComponent("capture.har").path, maximumBytes: 4096).read(Data(twice.utf8))
+        #expect(bounded.entries.map { $0.response?.body.count } == [3000, 0])
+        #expect(bounded.attachedBodiesNotFound == 1)
     }
 
     @Test func instantsReadFastAgreeWithTheFormatter() throws {

@@ -80,6 +80,15 @@ import Testing
                     }
                     DispatchQueue.main.asyncAfter(deadline: .now() + 60) { answer(["fired": .bool(fired)]) }
                 }
+            case "fromQueueTargetingMain":
+                // Its blocks run on the main thread, so its current run loop is the main one.
+                return await onMain { answer in
+                    nonisolated(unsafe) var fired = false
+                    DispatchQueue(label: "ui", target: .main).async {
+                        Timer.scheduledTimer(withTimeInterval: 10, repeats: false) { _ in fired = true }
+                    }
+                    DispatchQueue.main.asyncAfter(deadline: .now() + 60) { answer(["fired": .bool(fired)]) }
+                }
             default:
                 return .error(["code": "unknownAction"])
             }
@@ -90,7 +99,7 @@ import Testing
         static let cases: [(String, JSONValue)] = [
             ("once", ["firedAt": 30]), ("repeating", ["ticks": [15, 30, 45]]), ("invalidated", ["fired": false]),
             ("commonModes", ["firedAt": 2.5]), ("moved", ["firedAt": 25]), ("fromGlobalQueue", ["fired": false]),
-            ("mainLoopFromGlobalQueue", ["fired": true]),
+            ("mainLoopFromGlobalQueue", ["fired": true]), ("fromQueueTargetingMain", ["fired": true]),
         ]
 
         @Test(arguments: cases)

@@ -138,7 +138,7 @@ import Testing
         var answeredPreflight = TraceImporterTests.entry(0.2, "OPTIONS", "https://a/me", status: 204)
         answeredPreflight.response?.headers = [HARLog.Field("Access-Control-Allow-Methods", "GET")]
         let (scenario, summary) = try imported([
-            TraceImporterTests.entry(0, "CONNECT", "http://a:443", status: 200), preflight,
+            TraceImporterTests.entry(0, "CONNECT", "a:443", status: 200), preflight,
             TraceImporterTests.entry(0.1, "GET", "https://a/feed", status: 200), answeredPreflight,
             TraceImporterTests.entry(0.3, "GET", "https://a/me", status: 200),
         ])

@@ -32,12 +32,14 @@ enum Capture {
     static var ownsWholeProcess: Bool { lock.withLock { wholeProcess } }
 
     /// The running scenario's thread is kept by the stack for good: the process goes on with
-    /// other work (reports, worker processes), so no job from elsewhere is counted as that
-    /// scenario's any more, and the addresses of jobs it owned, which new jobs may reuse, are forgotten.
+    /// other work (reports, worker processes, other tests), so nothing from elsewhere is counted
+    /// as that scenario's any more (no job, no connection refused in its name), and the addresses
+    /// of jobs it owned, which new jobs may reuse, are forgotten.
     static func abandonRunning() {
         lock.withLock {
             wholeProcess = false
             if let running { known = known.filter { $0.value !== running } }
+            running = nil
         }
     }
 

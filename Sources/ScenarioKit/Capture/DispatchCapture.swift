@@ -39,7 +39,7 @@ enum DispatchCapture {
         handlers.run_loop_timer = { timer, mode, loop in RunLoopTimer.take(timer, mode: mode, loop: loop) ? 1 : 0 }
         handlers.sleep = { nanoseconds in sleepOnVirtualTime(nanoseconds) ? 1 : 0 }
         handlers.blocked = { limit in stepWhileBlocked(limit: limit) }
-        handlers.on_main = { Capture.currentScheduler?.currentQueue == mainQueue ? 1 : 0 }
+        handlers.on_main = { runsOnMain(Capture.currentScheduler?.currentQueue) ? 1 : 0 }
         return ssdc_install(&handlers) == 0
     }()
 
@@ -143,6 +143,13 @@ enum DispatchCapture {
     /// a global one (a queue made with a target runs its blocks on that target, in one order).
     static func serialRoot(of queue: Object) -> Object {
         lock.withLock { walkTargets(from: queue) }
+    }
+
+    /// Whether blocks of `queue` run on the main thread: the main queue, or a queue whose target
+    /// chain leads to it (`DispatchQueue(label:target: .main)`).
+    static func runsOnMain(_ queue: Object?) -> Bool {
+        guard let queue, let mainQueue else { return false }
+        return queue == mainQueue || lock.withLock { walkTargets(from: queue) { $0 == mainQueue } } == mainQueue
     }
 
     /// The scenario that owns `queue` or a queue it targets (lock held): a queue aimed at the

@@ -23,7 +23,7 @@ final class RunLoopTimer: @unchecked Sendable {
         // fires: it is taken and never ticks (left on the runner's loop, another timer's firing
         // pass would fire it).
         let joinsMain =
-            loop == Int32(SSDC_LOOP_MAIN) || (loop == Int32(SSDC_LOOP_CURRENT) && scheduler.currentQueue == DispatchCapture.mainQueue)
+            loop == Int32(SSDC_LOOP_MAIN) || (loop == Int32(SSDC_LOOP_CURRENT) && DispatchCapture.runsOnMain(scheduler.currentQueue))
         guard joinsMain else { return loop == Int32(SSDC_LOOP_CURRENT) }
         let taken = RunLoopTimer(timer: timer, mode: mode, scheduler: scheduler)
         taken.tick(after: delay(ssdc_timer_next_fire(timer) - ssdc_absolute_now()))

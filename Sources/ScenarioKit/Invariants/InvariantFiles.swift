@@ -31,13 +31,13 @@ public enum InvariantFiles {
     }
 
     /// How many folders lie between the file's own folder and the working directory, when the
-    /// file is below it (0 otherwise).
+    /// file is below it (0 otherwise, and when the working directory is the file system's root,
+    /// as for a process a launcher starts, which would reach every folder above).
     private static func levelsBelowWorkingDirectory(_ path: String) -> Int {
-        let file = URL(fileURLWithPath: path).standardizedFileURL.path
-        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
-        let prefix = here.hasSuffix("/") ? here : here + "/"
-        guard file.hasPrefix(prefix) else { return 0 }
-        return file.dropFirst(prefix.count).split(separator: "/").count - 1
+        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
+        guard here != "/", file.hasPrefix(here + "/") else { return 0 }
+        return file.dropFirst(here.count + 1).split(separator: "/").count - 1
     }
 
     /// Reads one invariant file strictly: every issue with its place, JSON path and hint.

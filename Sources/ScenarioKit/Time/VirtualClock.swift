@@ -86,7 +86,8 @@ public final class VirtualClock: Clock, @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let wakeNow: Bool? = lock.withLock {
-                    if cancelledBeforeSleeping.remove(id) != nil { return false }
+                    // Ended meanwhile (on another thread): no one would wake this sleeper.
+                    if cancelledBeforeSleeping.remove(id) != nil || ended { return false }
                     if deadline <= current { return true }
                     sleepers.append(Sleeper(id: id, deadline: deadline, label: "sleep until \(deadline)", wake: .task(continuation)))
                     return nil

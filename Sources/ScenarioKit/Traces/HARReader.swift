@@ -98,18 +98,22 @@ public struct HARReader: Sendable {
     }
 
     /// A body Playwright keeps in a file of its own (`_file`, its attach mode: `.zip` captures),
-    /// read from beside the capture once unzipped. Only a plain name is taken, never a path, and a
-    /// file is read within the trace's bounds; one not there is counted.
+    /// read from beside the capture once unzipped. Only a plain name of a regular file is taken,
+    /// never a path or a link (a hostile capture must not pull in a file from elsewhere), and all
+    /// of them together within the trace's byte bound; one not there is counted.
     private func attachedBody(_ node: JSONNode, collector: EntryCollector) -> Data? {
         guard let name = node["_file"]?.value.stringValue else { return nil }
         let folder = (file as NSString).deletingLastPathComponent
         let path = folder.isEmpty ? name : folder + "/" + name
-        guard !name.isEmpty, !name.contains("/"), !name.contains("\\"), !name.hasPrefix("."),
-            let bytes = try? FileBytes.read(path, limit: maximumBytes)
+        let left = maximumBytes - collector.attachedBytes
+        guard !name.isEmpty, !name.contains("/"), !name.contains("\\"), !name.hasPrefix("."), left > 0,
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil,
+            let bytes = try? FileBytes.read(path, limit: left)
         else {
             collector.attachedBodiesNotFound += 1
             return nil
         }
+        collector.attachedBytes += bytes.count
         return Data(bytes)
     }
 
@@ -326,6 +330,8 @@ private final class EntryCollector {
     var entries: [HARLog.Entry] = []
     /// Bodies the capture keeps in files of their own (`_file`) that are not beside it.
     var attachedBodiesNotFound = 0
+    /// The bytes of those read so far: together they stay within the trace's bound.
+    var attachedBytes = 0
 }
 
 /// One copy of each short text that repeats from entry to entry (header names and values,

@@ -33,6 +33,11 @@ extension TraceImporter {
         // The hosts left out, for the hint when `--host` leaves nothing (a few, in trace order).
         var otherHosts: [String] = []
         for (index, entry) in log.entries.enumerated() {
+            // A proxy's tunnel, in any URL form (`api.example.com:443` is no http(s) URL).
+            if entry.request.method == "CONNECT" {
+                summary.droppedTunnels += 1
+                continue
+            }
             guard let item = Item(entry, index: index) else {
                 summary.droppedUnusable += 1
                 continue

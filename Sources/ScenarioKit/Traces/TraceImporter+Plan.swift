@@ -53,12 +53,7 @@ extension TraceImporter {
             summary.droppedByHost += 1
             return false
         }
-        let method = item.entry.request.method
-        if method == "CONNECT" {
-            summary.droppedTunnels += 1
-            return false
-        }
-        if method == "OPTIONS",
+        if item.entry.request.method == "OPTIONS",
             item.entry.request.headers.first(named: "Access-Control-Request-Method") != nil
                 || item.entry.response?.headers.first(named: "Access-Control-Allow-Methods") != nil
         {

@@ -61,9 +61,9 @@ public struct TraceImporter: Sendable {
         public var bigIntegerBodiesAsText = 0
         /// Bodies nested too deeply to be JSON in a scenario, written as exact text instead.
         public var deepBodiesAsText = 0
-        /// Header names (other than `Set-Cookie`, whose values are joined) and query names that
-        /// appear more than once in an entry: a scenario's headers and query are objects, so the
-        /// first value is kept.
+        /// A second `Set-Cookie` of an answer, or a query name repeated in a request: a scenario's
+        /// headers and query are objects, so the first value is kept (other repeated headers are
+        /// joined with `, `).
         public var repeatedNamesKeptOnce = 0
         /// Bodies the capture keeps in files of their own (Playwright's attach mode) that were not beside it.
         public var attachedBodiesNotFound = 0
