@@ -10,20 +10,6 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// How an answer gets back to whoever asked.
     typealias Respond = @Sendable (Result<HTTPResponse, TransportError>) -> Void
 
-    /// One request the stack sent.
-    public struct LoggedRequest: Sendable {
-        /// 1-based position in the log.
-        public var number: Int
-        /// The request.
-        public var request: HTTPRequest
-        /// The exchange that served it, `nil` when none matched.
-        public var exchangeID: String?
-        /// When it arrived.
-        public var arrivedAt: VirtualClock.Instant
-        /// Its position among requests and answers (see ``RunRecord``).
-        public var order = 0
-    }
-
     /// An answer the backend keeps back: held by a release condition, or waiting on latency.
     private struct Held {
         var number: Int
@@ -57,19 +43,14 @@ public final class ScriptedBackend: @unchecked Sendable {
     private var unanswered = 0
     /// The run is being taken down (``cancelHeld()``): what the app sends now comes after its checks.
     private var runEnding = false
-    /// Whether the transcript says so yet.
-    private var saidRunEnded = false
     /// Under an explored schedule: how late an answer may come, and the draws that say how late.
-    private var lateness: (bound: Duration, random: SplitMix64)?
+    private var lateness: LateAnswers?
     private var log: [LoggedRequest] = []
     /// Answers as delivered, one slot per logged request (request number - 1), and how many
     /// requests and answers there were so far.
     private var answers: [RunRecord.Answer?] = []
     private var events = 0
-    private var transcript: [String] = []
-    /// The last transcript time stamp made: many lines share one virtual instant.
-    private var lastStamp: (at: Duration, text: String)?
-    private var firstUnmatchedLine: Int?
+    private var transcript: BackendTranscript
     /// What the nearest exchanges wanted, by request number, for unmatched requests.
     private var nearMissNotes: [Int: String] = [:]
 
@@ -88,6 +69,7 @@ public final class ScriptedBackend: @unchecked Sendable {
     init(exchanges: [Exchange], clock: VirtualClock, outsideWork: OutsideWork?) {
         self.exchanges = exchanges
         self.clock = clock
+        self.transcript = BackendTranscript(clock: clock)
         self.uses = Array(repeating: 0, count: exchanges.count)
         self.held = Array(repeating: [], count: exchanges.count)
         self.outsideWork = outsideWork
@@ -98,25 +80,8 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// another order. Call before the run starts.
     func allowLateAnswers(upTo bound: Duration, seed: UInt64) {
         guard bound > .zero else { return }
-        lock.withLock { lateness = (bound, SplitMix64(seed: seed)) }
+        lock.withLock { lateness = LateAnswers(bound: bound, seed: seed) }
     }
-
-    /// How much later than scripted this answer goes: half the time on time, else up to the
-    /// bound in milliseconds. Only while another request is in flight too (lock held).
-    private func extraLatency() -> Duration {
-        guard let (bound, drawn) = lateness, unanswered > 1 else { return .zero }
-        var random = drawn
-        defer { lateness = (bound, random) }
-        let draw = random.next()
-        guard draw & 1 == 1 else { return .zero }
-        let millis = max(1, bound.components.seconds * 1000 + bound.components.attoseconds / 1_000_000_000_000_000)
-        return .milliseconds(Int64((draw >> 1) % UInt64(millis + 1)))
-    }
-
-    /// The body unmatched requests get, so the stack can go on while the scenario fails.
-    static let unmatchedBody = Data(
-        #"{"success":false,"error_code":"NOT_FOUND","errors":[{"field":"scenario","message":"no scripted exchange matches this request"}]}"#
-            .utf8)
 
     /// Takes a request and answers it through `respond`, now or later. `tag` names the request
     /// on the URLSession route; `isWanted`, asked when the answer is due, says whether the client
@@ -145,12 +110,9 @@ public final class ScriptedBackend: @unchecked Sendable {
                 log.append(LoggedRequest(number: number, request: request, exchangeID: nil, arrivedAt: clock.now, order: events))
                 answers.append(
                     RunRecord.Answer(status: nil, fault: TransportError.Code.cancelled.rawValue, at: clock.now.offset, order: events))
-                if !saidRunEnded {
-                    saidRunEnded = true
-                    transcript.append("\(stamp())(the run is over: what follows, the app sent while it was taken down)")
-                }
-                transcript.append("\(stamp())#\(number) → \(Self.describe(request))")
-                transcript.append("\(stamp())#\(number) ✗ cancelled: the run is over")
+                transcript.markRunOver()
+                transcript.add("#\(number) → \(Self.describe(request))")
+                transcript.add("#\(number) ✗ cancelled: the run is over")
                 afterTheEnd = true
                 return number
             }
@@ -161,12 +123,12 @@ public final class ScriptedBackend: @unchecked Sendable {
                 LoggedRequest(
                     number: number, request: request, exchangeID: index.map { exchanges[$0].id }, arrivedAt: clock.now, order: events))
             answers.append(nil)
-            transcript.append("\(stamp())#\(number) → \(Self.describe(request))")
+            transcript.add("#\(number) → \(Self.describe(request))")
             guard let index else {
                 let near = Self.nearMisses(candidate, exchanges: exchanges, uses: uses)
-                transcript.append("\(stamp())#\(number) ✗ no exchange matches; answered 404\(near)")
+                transcript.add("#\(number) ✗ no exchange matches; answered 404\(near)")
                 nearMissNotes[number] = near
-                if firstUnmatchedLine == nil { firstUnmatchedLine = transcript.count }
+                transcript.markDivergence()
                 let response = HTTPResponse(
                     status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
                 toSend.append((Held(number: number, reply: .response(response), respond: respond, tag: tag, isWanted: isWanted), .zero))
@@ -188,7 +150,7 @@ public final class ScriptedBackend: @unchecked Sendable {
                 held[index].append(answer)
                 heldNow = answer
                 tag.map { outsideWork?.park($0) }
-                transcript.append("\(stamp())#\(number) ⏸ held by '\(exchange.id)' (\(Self.describe(release)))")
+                transcript.add("#\(number) ⏸ held by '\(exchange.id)' (\(Self.describe(release)))")
             }
             return number
         }
@@ -231,7 +193,7 @@ public final class ScriptedBackend: @unchecked Sendable {
             events += 1
             answers[number - 1] = RunRecord.Answer(
                 status: nil, fault: TransportError.Code.cancelled.rawValue, at: clock.now.offset, order: events)
-            transcript.append("\(stamp())#\(number) ✗ cancelled by the app")
+            transcript.add("#\(number) ✗ cancelled by the app")
             delayed.removeValue(forKey: number)
             timers.removeValue(forKey: number).map(clock.cancelTimer)
         }
@@ -258,7 +220,7 @@ public final class ScriptedBackend: @unchecked Sendable {
             all += delayed.keys.sorted().compactMap { delayed.removeValue(forKey: $0) }
             for answer in all.sorted(by: { $0.number < $1.number }) {
                 answer.tag.map { outsideWork?.unpark($0) }
-                if !givenUp.contains(answer.number) { transcript.append("\(stamp())#\(answer.number) ✗ unanswered when the run ended") }
+                if !givenUp.contains(answer.number) { transcript.add("#\(answer.number) ✗ unanswered when the run ended") }
             }
             return all
         }
@@ -286,13 +248,13 @@ public final class ScriptedBackend: @unchecked Sendable {
     package var eventCount: Int { lock.withLock { events } }
 
     /// The exchange-by-exchange account so far, one line each (not yet masked).
-    package var transcriptLines: [String] { lock.withLock { transcript } }
+    package var transcriptLines: [String] { lock.withLock { transcript.lines } }
 
     /// How many transcript lines there are so far.
-    package var transcriptCount: Int { lock.withLock { transcript.count } }
+    package var transcriptCount: Int { lock.withLock { transcript.lines.count } }
 
     /// The transcript line count up to and including the first unmatched request, if any.
-    package var firstDivergence: Int? { lock.withLock { firstUnmatchedLine } }
+    package var firstDivergence: Int? { lock.withLock { transcript.firstDivergence } }
 
     /// How many times each exchange served, by position.
     package var useCounts: [Int] { lock.withLock { uses } }
@@ -329,7 +291,7 @@ public final class ScriptedBackend: @unchecked Sendable {
         for answer in drained {
             answer.tag.map { outsideWork?.unpark($0) }
             timers.removeValue(forKey: answer.number).map(clock.cancelTimer)
-            if logging { transcript.append("\(stamp())#\(answer.number) ▶ released") }
+            if logging { transcript.add("#\(answer.number) ▶ released") }
         }
         return drained
     }
@@ -337,7 +299,8 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// Answers after `latency` of virtual time, or times the request out at its client's
     /// deadline when that comes first; called without the lock.
     private func deliver(_ answer: Held, after scripted: Duration) {
-        let latency = scripted + lock.withLock { extraLatency() }
+        // Only while another request is in flight too: then answers may cross.
+        let latency = scripted + lock.withLock { unanswered > 1 ? lateness?.draw() ?? .zero : .zero }
         guard latency > .zero else { return send(answer) }
         let due = clock.now.advanced(by: latency)
         let deadline = answer.clientDeadline().flatMap { $0 < due ? $0 : nil }
@@ -389,8 +352,8 @@ public final class ScriptedBackend: @unchecked Sendable {
                 status: nil, fault: TransportError.Code.timedOut.rawValue, at: clock.now.offset, order: events)
             let waited = log[number - 1].arrivedAt.duration(to: clock.now)
             let served = log[number - 1].exchangeID.map { " ('\($0)' answers later)" } ?? ""
-            transcript.append(
-                "\(stamp())#\(number) ✗ timed out by the client after \(VirtualClock.Instant.format(waited)) (its request timeout)\(served)"
+            transcript.add(
+                "#\(number) ✗ timed out by the client after \(VirtualClock.Instant.format(waited)) (its request timeout)\(served)"
             )
             return waited
         }
@@ -426,20 +389,11 @@ public final class ScriptedBackend: @unchecked Sendable {
             guard let served = log[number - 1].exchangeID else { return true }
             switch reply {
             case .response(let response):
-                transcript.append("\(stamp())#\(number) ← \(response.status) via \(served)\(Self.describe(response))")
+                transcript.add("#\(number) ← \(response.status) via \(served)\(Self.describe(response))")
             case .fault(let code):
-                transcript.append("\(stamp())#\(number) ← fault \(code.rawValue) via \(served)")
+                transcript.add("#\(number) ← fault \(code.rawValue) via \(served)")
             }
             return true
         }
-    }
-
-    /// `[15.250s] `: the virtual time a transcript line starts with (call under the lock).
-    private func stamp() -> String {
-        let now = clock.now.offset
-        if let lastStamp, lastStamp.at == now { return lastStamp.text }
-        let text = "[\(VirtualClock.Instant.format(now))] "
-        lastStamp = (now, text)
-        return text
     }
 }
