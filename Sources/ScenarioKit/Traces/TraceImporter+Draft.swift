@@ -160,7 +160,7 @@ extension TraceImporter {
         if !headers.isEmpty { object["headers"] = .object(JSONObject(headers.map { ($0.name, .string($0.value)) })) }
         if !response.body.isEmpty {
             var json = JSONValue.parse(response.body).flatMap { $0.objectValue != nil || $0.arrayValue != nil ? $0 : nil }
-            if json != nil, Self.holdsIntegersBeyondDoubles(response.body) {
+            if let parsed = json, parsed.holdsIntegersBeyondDoubles {
                 // A 64-bit id would be rounded as a scenario's JSON number: the bytes go as text.
                 summary.bigIntegerBodiesAsText += 1
                 json = nil
@@ -347,41 +347,6 @@ extension TraceImporter {
         return .object(object)
     }
 
-    /// Whether JSON text holds an integer literal of more than 15 digits outside strings, which
-    /// a JSON number (a double) cannot hold exactly (a snowflake id).
-    static func holdsIntegersBeyondDoubles(_ body: Data) -> Bool {
-        var inString = false
-        var escaped = false
-        var digits = 0
-        var fraction = false
-        for byte in body {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if !fraction { digits += 1 }
-                if digits > 15 { return true }
-            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
-                fraction = digits > 0 || fraction
-            case UInt8(ascii: "-"), UInt8(ascii: "+"):
-                break
-            default:
-                if byte == UInt8(ascii: "\"") { inString = true }
-                digits = 0
-                fraction = false
-            }
-        }
-        return false
-    }
-
     static func durationText(milliseconds: Int) -> String {
         var rest = milliseconds
         var text = ""
@@ -395,6 +360,17 @@ extension TraceImporter {
 }
 
 extension JSONValue {
+    /// Whether it holds an integer of 2^53 or more, which a JSON number (a double) may have
+    /// rounded on the way in (a 64-bit id): the text it came from is the exact value.
+    var holdsIntegersBeyondDoubles: Bool {
+        switch self {
+        case .number(let number): abs(number) >= 9_007_199_254_740_992 && number == number.rounded()
+        case .array(let elements): elements.contains { $0.holdsIntegersBeyondDoubles }
+        case .object(let object): object.contains { $0.value.holdsIntegersBeyondDoubles }
+        default: false
+        }
+    }
+
     /// How deeply arrays and objects nest in it (a scalar is 0).
     var depth: Int {
         switch self {

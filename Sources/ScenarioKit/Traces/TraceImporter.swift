@@ -56,7 +56,7 @@ public struct TraceImporter: Sendable {
         public var clampedGaps = 0
         /// Runs of more than ``TraceImporter/maximumConcurrent`` overlapping requests, split into steps of at most that many.
         public var splitGroups = 0
-        /// Answer bodies holding integers of more than 15 digits (64-bit ids), written as exact text
+        /// Answer bodies holding integers of 2^53 or more (64-bit ids), written as exact text
         /// instead of JSON, whose numbers would round them.
         public var bigIntegerBodiesAsText = 0
         /// Bodies nested too deeply to be JSON in a scenario, written as exact text instead.
