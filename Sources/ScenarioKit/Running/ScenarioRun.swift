@@ -12,15 +12,15 @@ final class ScenarioRun: @unchecked Sendable {
     let backend: ScriptedBackend
     private var session: (any DriverSession)?
     private var handles: [String: PendingAction] = [:]
-    private var steps: [StepResult] = []
+    private(set) var steps: [StepResult] = []
     /// Transcript length when the first check failed: the first divergence.
-    private var divergence: Int?
+    private(set) var divergence: Int?
     /// Clock wakes in the current step, against `limits.wakes`.
     private var wakes = 0
     private var currentStep: Step?
     /// Every action started, for the invariants; values quoted by failed invariants, to mask.
     private var actionLog: [PendingAction] = []
-    private var invariantSecrets: [String] = []
+    private(set) var invariantSecrets: [String] = []
     /// Ends the run from inside a wait of the app's that went past a step's limits (set while
     /// the run holds its turn; see ``abandon(_:ending:)``).
     private var endFromAWait: ((String) -> Never)?
@@ -299,16 +299,6 @@ final class ScenarioRun: @unchecked Sendable {
                 assertions: assertions, startedAt: clock.now.offset, firstLine: backend.transcriptCount))
     }
 
-    /// Results are masked once, when the run is over and every secret it met is known.
-    private static func masked(_ assertion: AssertionResult, by redactor: SecretRedactor) -> AssertionResult {
-        var out = assertion
-        out.message = TerminalSafe.escape(redactor.redact(out.message), keepingNewlines: true)
-        out.expected = out.expected.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) }
-        out.actual = out.actual.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) }
-        out.diff = out.diff.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) }
-        return out
-    }
-
     private func record(_ step: StepResult) {
         if !step.passed, divergence == nil { divergence = backend.transcriptLines.count }
         steps.append(step)
@@ -379,34 +369,4 @@ final class ScenarioRun: @unchecked Sendable {
 
     /// The most jobs the app may run while its run ends (cancelled tasks unwinding, deinits).
     static let jobsWhileEnding = 100_000
-
-    private func result(errorMessage: String?, errorLocation: ScenarioLocation?) -> ScenarioResult {
-        let policy = RedactionPolicy(scenario: scenario, driver: driver)
-        let redactor = SecretRedactor(
-            secrets: policy.secrets(of: scenario, requests: backend.requests) + invariantSecrets, enabled: !options.revealSecrets,
-            policy: policy)
-        let cut = TranscriptCut(
-            backend.transcriptLines, divergence: [divergence, backend.firstDivergence].compactMap { $0 }.min(),
-            limit: Self.transcriptLimit)
-        steps = steps.map { step in
-            var step = step
-            step.assertions = step.assertions.map { Self.masked($0, by: redactor) }
-            step.firstLine = step.firstLine.map(cut.place)
-            return step
-        }
-        let status: ScenarioResult.Status = errorMessage != nil ? .error : (steps.allSatisfy(\.passed) ? .passed : .failed)
-        return ScenarioResult(
-            id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: status,
-            steps: steps, errorMessage: errorMessage.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) },
-            errorLocation: errorLocation, transcript: cut.lines.map { TerminalSafe.escape(Self.shortened(redactor.redact($0))) },
-            virtualTime: clock.now.offset, jobs: scheduler.jobsRun)
-    }
-
-    /// The most transcript lines a result keeps: the first and last halves.
-    static let transcriptLimit = 400
-
-    /// A transcript line cut for reports, after masking, so no part of a long token survives.
-    static func shortened(_ line: String) -> String {
-        line.count > 400 ? String(line.prefix(400)) + "…" : line
-    }
 }
