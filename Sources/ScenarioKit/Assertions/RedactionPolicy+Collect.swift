@@ -242,7 +242,8 @@ extension RedactionPolicy {
             collect(form: String(rest[rest.index(after: hash)...]), into: &found)
             rest = rest[..<hash]
         }
-        guard let components = URLComponents(string: String(rest)) else { return }
+        // Not a URL Foundation reads: looked into as free text.
+        guard let components = URLComponents(string: String(rest)) else { return collect(text: String(rest), into: &found) }
         collect(path: components.percentEncodedPath, into: &found)
         if let query = components.percentEncodedQuery {
             // As a form: `+` is a space there, and each value is found decoded and as written.

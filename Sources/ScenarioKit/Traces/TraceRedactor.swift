@@ -76,7 +76,7 @@ private struct SecretFinder {
 
     mutating func collect(_ entry: HARLog.Entry) {
         for field in entry.request.headers { collect(header: field) }
-        collect(url: entry.request.url)
+        policy.collect(url: entry.request.url, into: &found)
         if let body = entry.request.body { policy.collect(body: Data(body.utf8), contentType: entry.request.mimeType, into: &found) }
         if let response = entry.response {
             for field in response.headers { collect(header: field) }
@@ -92,14 +92,6 @@ private struct SecretFinder {
             return own.ordered
         }
         for finding in findings { found.add(finding.value, finding.kind) }
-    }
-
-    private mutating func collect(url: String) {
-        guard URLComponents(string: url) != nil else {
-            policy.collect(text: url, into: &found)
-            return
-        }
-        policy.collect(url: url, into: &found)
     }
 }
 
