@@ -67,6 +67,17 @@ struct StreamedReportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("Reports")) == ["results.json"])
     }
 
+    /// The scratch file has no name once open, so a run killed mid-way leaves nothing behind.
+    @Test func theScratchFileIsNamelessWhileTheReportIsWritten() throws {
+        let folder = try TemporaryFolder()
+        let spool = try ReportSpool(in: folder.url)
+        try spool.append("first piece", at: 1)
+        try spool.append("zeroth", at: 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+        #expect(try spool.piece(at: 1) == Data("first piece".utf8))
+        #expect(try spool.piece(at: 0) == Data("zeroth".utf8))
+    }
+
     @Test func aReportThatCannotBeWrittenNamesItsPath() throws {
         let folder = try TemporaryFolder()
         // A folder cannot be made where a file stands.

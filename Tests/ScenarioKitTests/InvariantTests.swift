@@ -440,6 +440,7 @@ import Testing
 
     @Test func scenariosInheritTheFilesAboveThemAndSwitchOneOffWithAReason() throws {
         let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
         let file = #"{"invariants": [{"id": "one-refresh", "description": "d", "check": "maxInFlight", "max": 1}]}"#
         try file.write(toFile: root + "/invariants.json", atomically: true, encoding: .utf8)
         let scenario = LoaderFixtures.document()

@@ -31,24 +31,24 @@ package struct ReportWriteError: Error, CustomStringConvertible {
 }
 
 /// Rendered pieces of a report in a scratch file, written in the order results finish and
-/// read back by position.
+/// read back by position. The file has no name once open, so a run that is killed leaves
+/// nothing behind.
 final class ReportSpool {
-    private let url: URL
     private let handle: FileHandle
     private var end: UInt64 = 0
     private var pieces: [Int: (offset: UInt64, length: Int)] = [:]
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-report-\(UUID().uuidString).spool")
+    init(in folder: URL = FileManager.default.temporaryDirectory) throws {
+        let url = folder.appendingPathComponent("scenario-report-\(UUID().uuidString).spool")
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw ReportWriteError(path: url.path, reason: "cannot create a scratch file for the report")
         }
         handle = try FileHandle(forUpdating: url)
+        unlink(url.path)
     }
 
     deinit {
         try? handle.close()
-        try? FileManager.default.removeItem(at: url)
     }
 
     /// Positions set aside so far, in input order.
