@@ -98,11 +98,15 @@
         /// its report folder replaces this one's.
         func overridden(by other: ScenarioSettings) -> ScenarioSettings {
             var merged = self
-            if other.repeatCount != nil || other.schedules != nil || other.replaySchedule != nil || other.seed != nil {
+            if other.repeatCount != nil || other.schedules != nil || other.replaySchedule != nil {
                 merged.repeatCount = other.repeatCount
                 merged.schedules = other.schedules
                 merged.seed = other.seed
                 merged.replaySchedule = other.replaySchedule
+            } else if let seed = other.seed {
+                // A seed alone (SCENARIO_SEED=2) re-seeds the schedules this one explores; it does
+                // not replace them with nothing ("seed goes with schedules").
+                merged.seed = seed
             }
             if let reports = other.reports { merged.reports = reports }
             return merged

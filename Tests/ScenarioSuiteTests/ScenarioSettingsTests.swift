@@ -27,6 +27,11 @@ import Testing
         let reportsOnly = trait.overridden(by: ScenarioSettings.environment(["SCENARIO_REPORTS": "elsewhere"]).settings)
         #expect(try reportsOnly.mode().get() == .explored(.schedules(count: 100, seed: 3)))
         #expect(reportsOnly.reports == "elsewhere")
+        // A seed alone re-seeds the trait's schedules; with nothing to explore it is still refused.
+        let reseeded = trait.overridden(by: ScenarioSettings.environment(["SCENARIO_SEED": "2"]).settings)
+        #expect(try reseeded.mode().get() == .explored(.schedules(count: 100, seed: 2)))
+        let seedForNothing = ScenarioSettings(repeat: 5).overridden(by: ScenarioSettings(seed: 2))
+        #expect(throws: ScenarioSettings.Problem.self) { try seedForNothing.mode().get() }
         #expect(try ScenarioSettings(repeat: 5).mode().get() == .repeated(5))
         #expect(try ScenarioSettings().mode().get() == .once)
     }

@@ -99,10 +99,12 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
-    /// The calling thread, named for a message.
+    /// The calling thread, named for a message. The system name is all there is to go by, and on
+    /// Linux a new thread inherits its maker's (a `Thread` started from a Dispatch worker is
+    /// called `oot.default-qos`), so it is given as a clue, not as the app's name for it.
     private static func threadName() -> String {
         let name = Thread.current.name ?? ""
-        return name.isEmpty ? "another thread" : "thread '\(name)'"
+        return name.isEmpty ? "another thread" : "a thread the scenario does not run (system name '\(name)')"
     }
 
     /// Records something that escaped the scenario; the run fails with it.
