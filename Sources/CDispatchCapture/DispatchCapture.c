@@ -268,7 +268,8 @@ static int my_clock_gettime(clockid_t clock, struct timespec *spec) {
     default: elapsed = NULL;
     }
     if (!elapsed || !spec) return clock_gettime(clock, spec);
-    int64_t now = anchor + elapsed();
+    int64_t now;
+    if (__builtin_add_overflow(anchor, elapsed(), &now)) now = INT64_MAX;
     spec->tv_sec = now / 1000000000;
     spec->tv_nsec = now % 1000000000;
     return 0;
@@ -279,7 +280,9 @@ static int my_clock_gettime(clockid_t clock, struct timespec *spec) {
 static int virtual_wall(struct timespec *spec) {
     int64_t (*elapsed)(void) = virtual_elapsed;
     if (!elapsed) return -1;
-    int64_t now = anchor_wall + elapsed(), seconds = now / 1000000000, rest = now % 1000000000;
+    int64_t now;
+    if (__builtin_add_overflow(anchor_wall, elapsed(), &now)) now = INT64_MAX; // years past 2262
+    int64_t seconds = now / 1000000000, rest = now % 1000000000;
     if (rest < 0) {
         seconds -= 1;
         rest += 1000000000;

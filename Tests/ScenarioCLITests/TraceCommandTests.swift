@@ -102,4 +102,14 @@ import Testing
         #expect(imported.status == 0)
         #expect(try ScenarioBinary.run(["run", "back.json", "--no-reports"], in: folder.url).status == 0)
     }
+
+    /// A run that sends nothing is no trace `import` would take, so none is written.
+    @Test func exportOfARunThatSentNothingWritesNoFile() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("quiet.json", ScenarioText.empty(name: "Quiet", extra: #""expect": { "requests": { "total": 0 } }"#))
+        let export = try ScenarioBinary.run(["export", "quiet.json", "-o", "run.har"], in: folder.url)
+        #expect(export.status == 2, "\(export.output)")
+        #expect(export.stderr.contains("sent no requests"))
+        #expect(!folder.exists("run.har"))
+    }
 }

@@ -210,4 +210,13 @@ import Testing
             #expect(abs(read.timeIntervalSince(expected)) < 0.001, "\(text)")
         }
     }
+
+    /// An instant a scenario's clock cannot start at is read as unreadable: the previous entry's.
+    @Test func anInstantPastWhatTheClockHoldsTakesThePreviousOne() throws {
+        let entries = ["2026-01-01T00:00:00Z", "2300-01-01T00:00:00Z", "1899-12-31T23:59:59Z"].map {
+            #"{"startedDateTime":"\#($0)","request":{"method":"GET","url":"https://h/a"}}"#
+        }
+        let read = try HARReaderTests.read(#"{"log":{"entries":[\#(entries.joined(separator: ","))]}}"#).entries
+        #expect(read.map(\.started) == Array(repeating: Date(timeIntervalSince1970: 1_767_225_600), count: 3))
+    }
 }

@@ -271,6 +271,12 @@ enum LoaderFixtures {
             at: #""yesterday""#, path: "$.given.clock.start",
             message: #"'start' must be an ISO-8601 instant such as "2026-10-21T05:28:00Z"; got "yesterday""#, schemaRejects: true),
         BadCase(
+            label: "clock start past what the clock holds",
+            text: document(extra: #""given": { "clock": { "start": "2263-01-01T00:00:00Z" } }"#),
+            at: #""2263-01-01T00:00:00Z""#, path: "$.given.clock.start",
+            message: #"'start' must be between the years 1900 and 2199; got "2263-01-01T00:00:00Z""#,
+            hint: "the virtual wall clock counts nanoseconds since 1970 in 64 bits", schemaRejects: true),
+        BadCase(
             label: "duplicate step name",
             text: document(steps: #"{ "name": "x", "do": "bootstrap" }, { "name": "x", "advance": "1s" }"#),
             at: #""x", "advance""#, path: "$.steps[1].name", message: "duplicate step name 'x'; step names must be unique",

@@ -44,6 +44,13 @@ struct ExportCommand: Command {
         }
         let (result, trace) = await ScenarioRunner(driver: context.driver).runRecording(scenario)
         let log = keepSecrets ? trace : TraceRedactor().redact(trace).log
+        // A trace of no entries is one 'scenario import' refuses: write nothing rather than it.
+        guard !log.entries.isEmpty else {
+            context.console.err(
+                "error: the run of \(input) sent no requests (the scenario \(result.status.rawValue)); nothing to export, \(output) not written\n"
+            )
+            return .fileProblem
+        }
         try TraceFile.write(log, to: output)
         context.console.out("Wrote \(output): \(log.entries.count) entries; the scenario \(result.status.rawValue)\n")
         return result.status == .passed ? .success : .failure

@@ -80,7 +80,9 @@ enum DispatchCapture {
     /// with the running scenario's virtual clock only, and `Date()` is the scenario's instant.
     static func useVirtualClocks(startingAt start: Date) {
         guard hasVirtualClocks || hasVirtualDates else { return }
-        let wallStart = Int64((start.timeIntervalSince1970 * 1e9).rounded(.down))
+        // A start the loader did not check (a scenario built in code) saturates instead of trapping.
+        let nanoseconds = (start.timeIntervalSince1970 * 1e9).rounded(.down)
+        let wallStart = nanoseconds < 0x1p63 ? Int64(max(nanoseconds, -0x1p63)) : .max
         ssdc_virtual_clocks_begin({ Capture.currentScheduler?.clock.now.offset.nanoseconds ?? 0 }, wallStart)
     }
 

@@ -231,11 +231,22 @@ struct ScenarioDecoder {
             return nil
         }
         let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        report("'start' must be an ISO-8601 instant such as \"2026-10-21T05:28:00Z\"; got \"\(text)\"", node, path)
-        return nil
+        var parsed = formatter.date(from: text)
+        if parsed == nil {
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            parsed = formatter.date(from: text)
+        }
+        guard let date = parsed else {
+            report("'start' must be an ISO-8601 instant such as \"2026-10-21T05:28:00Z\"; got \"\(text)\"", node, path)
+            return nil
+        }
+        guard Scenario.clockStartRange.contains(date.timeIntervalSince1970) else {
+            report(
+                "'start' must be between the years 1900 and 2199; got \"\(text)\"", node, path,
+                hint: "the virtual wall clock counts nanoseconds since 1970 in 64 bits")
+            return nil
+        }
+        return date
     }
 
     // MARK: Reporting

@@ -355,9 +355,9 @@ private struct DateReader {
     }()
     private let plain = ISO8601DateFormatter()
 
-    /// Instants between the years 1 and 9999: what a scenario's `given.clock.start` can hold.
+    /// Instants a scenario's `given.clock.start` can hold (``Scenario/clockStartRange``).
     func date(from text: String) -> Date? {
-        guard let date = parsed(text), (-62_135_596_800...253_402_300_799).contains(date.timeIntervalSince1970) else { return nil }
+        guard let date = parsed(text), Scenario.clockStartRange.contains(date.timeIntervalSince1970) else { return nil }
         return date
     }
 
