@@ -59,6 +59,13 @@ import Testing
             #expect(Self.actionsOf(plain.scenario) == ["call"])
             #expect(plain.summary.plainInsteadOfAction == 1)
         }
+        // The request action sends JSON only: the form's exchange cannot ask for the form.
+        let form = try Self.imported([Self.entry(0, "https://a/login", method: "POST", body: "email=a%40b.c")])
+        #expect(form.scenario["exchanges"]?.arrayValue?.first?["request"] == ["method": "POST", "path": "/login"])
+        #expect(form.summary.bodiesTheStepCannotSend == 1)
+        let json = try Self.imported([Self.entry(0, "https://a/login", method: "POST", body: #"{"name":"x"}"#)])
+        #expect(json.scenario["exchanges"]?.arrayValue?.first?["request"]?["json"] == ["name": "x"])
+        #expect(json.summary.bodiesTheStepCannotSend == 0)
     }
 
     @Test func everyStepIsFollowedByACheckThatItsRequestsWereSent() throws {
@@ -125,6 +132,12 @@ import Testing
             failure?.description.hasPrefix("t.har:7:5: error: the request body nests 506 levels deep") == true,
             "\(failure?.description ?? "")")
         #expect(failure?.description.contains("(at $.log.entries[0].request.postData.text)") == true)
+        // Deeper than any file may nest is still JSON, not a body to leave out.
+        let deeper = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let past = #expect(throws: TraceImporter.Failure.self) {
+            try Self.imported([Self.entry(0, "https://a/x", method: "POST", body: deeper)])
+        }
+        #expect(past?.description.contains("nests more than 512 levels deep") == true, "\(past?.description ?? "")")
     }
 
     @Test func browserPageLoadsAndFaviconsAreLeftOutAndCounted() throws {

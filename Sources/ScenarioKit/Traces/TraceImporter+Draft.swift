@@ -147,6 +147,9 @@ extension TraceImporter {
                     summary.deepBodiesAsText += 1
                     matcher["text"] = .string(body)
                 }
+            } else if item.role == .step || item.role == .retry, dedicatedCall(item) == nil {
+                // The request action sends JSON bodies only: asking for this one would fail every run.
+                summary.bodiesTheStepCannotSend += 1
             } else {
                 matcher["text"] = .string(body)
             }
@@ -274,22 +277,25 @@ extension TraceImporter {
     private func call(_ item: Item, action: String, file: String, summary: inout Summary) throws(Failure) -> (
         action: String, arguments: JSONValue
     ) {
-        let method = item.entry.request.method
-        if let rule = spec.actionRules.first(where: { $0.route.matches(method: method, path: item.path) }) {
-            let body = item.entry.request.body.flatMap { JSONValue.parse(Data($0.utf8)) }
-            var arguments = JSONObject()
-            var complete = rule.arguments.isEmpty || body?.objectValue != nil
-            for (argument, member) in rule.arguments.sorted(by: { $0.key < $1.key }) {
-                guard let value = body?[member], case .string = value else {
-                    complete = false
-                    break
-                }
-                arguments[argument] = value
-            }
-            if complete { return (rule.action, .object(arguments)) }
+        if let dedicated = dedicatedCall(item) { return dedicated }
+        if spec.actionRules.contains(where: { $0.route.matches(method: item.entry.request.method, path: item.path) }) {
             summary.plainInsteadOfAction += 1
         }
         return (action, try requestArguments(item, file: file))
+    }
+
+    /// The dedicated action that sends `item` as captured, if one does.
+    private func dedicatedCall(_ item: Item) -> (action: String, arguments: JSONValue)? {
+        let method = item.entry.request.method
+        guard let rule = spec.actionRules.first(where: { $0.route.matches(method: method, path: item.path) }) else { return nil }
+        let body = item.entry.request.body.flatMap { JSONValue.parse(Data($0.utf8)) }
+        var arguments = JSONObject()
+        guard rule.arguments.isEmpty || body?.objectValue != nil else { return nil }
+        for (argument, member) in rule.arguments.sorted(by: { $0.key < $1.key }) {
+            guard let value = body?[member], case .string = value else { return nil }
+            arguments[argument] = value
+        }
+        return (rule.action, .object(arguments))
     }
 
     private func requestArguments(_ item: Item, file: String) throws(Failure) -> JSONValue {
@@ -300,16 +306,28 @@ extension TraceImporter {
             var countedWithItsExchange = Summary()
             arguments["query"] = queryObject(item.query, summary: &countedWithItsExchange)
         }
-        if let body = item.entry.request.body, !body.isEmpty, let json = JSONValue.parse(Data(body.utf8)) {
-            guard json.depth <= Self.maximumBodyDepth else {
-                throw Failure(
-                    file: file, entry: item.entry, index: item.index, at: ".request.postData.text",
-                    "the request body nests \(json.depth) levels deep; a step's JSON argument may nest at most \(Self.maximumBodyDepth)",
-                    hint: "leave this entry out of the export, or flatten its body")
+        if let body = item.entry.request.body, !body.isEmpty {
+            let json: JSONValue?
+            do {
+                json = try JSONTextParser(data: Data(body.utf8), file: "").parseDocument().value
+            } catch {
+                // Too deep for the parser is still JSON, and still too deep for an argument.
+                json = nil
+                if error.message.hasPrefix("arrays and objects nest deeper") { throw tooDeep("more than \(JSONTextParser.maximumDepth)") }
             }
-            arguments["json"] = json
+            if let json {
+                guard json.depth <= Self.maximumBodyDepth else { throw tooDeep("\(json.depth)") }
+                arguments["json"] = json
+            }
         }
         return .object(arguments)
+
+        func tooDeep(_ levels: String) -> Failure {
+            Failure(
+                file: file, entry: item.entry, index: item.index, at: ".request.postData.text",
+                "the request body nests \(levels) levels deep; a step's JSON argument may nest at most \(Self.maximumBodyDepth)",
+                hint: "leave this entry out of the export, or flatten its body")
+        }
     }
 
     /// A success the trace shows (the last answer of the call, after any retry) is expected again.

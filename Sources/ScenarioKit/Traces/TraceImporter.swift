@@ -69,6 +69,9 @@ public struct TraceImporter: Sendable {
         public var attachedBodiesNotFound = 0
         /// Requests a dedicated action would send but that it cannot send as captured (arguments missing or not JSON), imported as plain requests.
         public var plainInsteadOfAction = 0
+        /// Step requests whose body is not JSON (a form, multipart): the request action sends JSON
+        /// only, so their exchanges do not match on the body.
+        public var bodiesTheStepCannotSend = 0
 
         /// One line for the command: what was left out, clamped or split, and why.
         public var notes: [String] {
@@ -91,6 +94,11 @@ public struct TraceImporter: Sendable {
             if bigIntegerBodiesAsText > 0 { notes.append("\(bigIntegerBodiesAsText) answers with 64-bit integers kept as text") }
             if plainInsteadOfAction > 0 {
                 notes.append("\(plainInsteadOfAction) action requests its action cannot send, imported as plain requests")
+            }
+            if bodiesTheStepCannotSend > 0 {
+                notes.append(
+                    "\(bodiesTheStepCannotSend) request bodies that are not JSON, which a step cannot send: their exchanges match without the body"
+                )
             }
             return notes
         }
