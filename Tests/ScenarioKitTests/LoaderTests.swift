@@ -339,6 +339,22 @@ import Testing
         #expect(LoaderFixtures.loader.check(bytes: Array(LoaderFixtures.fullScenario.utf8), file: "/scenarios/s.json", id: "s") == nil)
     }
 
+    /// Digits are masked only beside their name, which a message does not write: a value of the
+    /// wrong type under a secret name is told by its type; any other value is quoted.
+    @Test func aMistypedSecretIsToldByItsTypeAlone() {
+        let text = LoaderFixtures.document(
+            steps: #"{ "do": "login", "with": { "email": 12345678901, "password": 12345678901 } }"#)
+        guard case .failure(let failure) = load(text) else {
+            Issue.record("numbers for strings loaded")
+            return
+        }
+        #expect(
+            failure.issues.map(\.message) == [
+                "argument 'email' of 'login' must be a string; got 12345678901",
+                "argument 'password' of 'login' must be a string; got a number",
+            ])
+    }
+
     /// A check of a mapped file lets go of the pages it has parsed; they stay readable (an issue
     /// may look back for its column), and an empty file is an issue, not a crash.
     @Test func aMappedFileStaysReadableAfterItsParsedPagesAreLetGo() throws {

@@ -42,7 +42,7 @@ extension ScenarioDecoder {
     mutating func checkValue(_ node: JSONNode, at path: String, against spec: ArgumentSpec, owner: String) {
         let value = node.value
         guard Self.fits(value, spec.type) else {
-            report("\(owner) must be \(Self.article(spec.type)); got \(Self.describe(value))", node, path)
+            report("\(owner) must be \(Self.article(spec.type)); got \(Self.describe(value, of: spec.name))", node, path)
             return
         }
         if let fields = spec.fields, node.members != nil {
@@ -61,13 +61,14 @@ extension ScenarioDecoder {
         if let each = spec.eachValue {
             for member in node.members ?? [] where !Self.fits(member.value.value, each) {
                 report(
-                    "'\(member.key)' of \(owner) must be \(Self.article(each)); got \(Self.describe(member.value.value))", member.value,
+                    "'\(member.key)' of \(owner) must be \(Self.article(each)); got \(Self.describe(member.value.value, of: member.key))",
+                    member.value,
                     JSONPath.appending(path, key: member.key))
             }
         }
         if let choices = spec.choices, let text = value.stringValue, !choices.contains(text) {
             report(
-                "\(owner) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")); got \(Self.describe(value))",
+                "\(owner) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")); got \(Self.describe(value, of: spec.name))",
                 node, path, hint: Self.didYouMean(text, choices))
         }
     }

@@ -279,4 +279,10 @@ struct ScenarioDecoder {
         default: value.typeDescription
         }
     }
+
+    /// As ``describe(_:)`` for the value of `name`, told by its type alone where the name holds a
+    /// secret: digits (a PIN) are masked only beside their name, which a message does not write.
+    static func describe(_ value: JSONValue, of name: String) -> String {
+        RedactionPolicy().isCredentialName(name) ? value.typeDescription : describe(value)
+    }
 }
