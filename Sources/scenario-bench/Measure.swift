@@ -84,7 +84,11 @@ enum Measure {
     /// peak memory of its largest process and of all its processes together.
     static func child(_ program: String, _ arguments: [String], in directory: String) -> ChildRun {
         var pid: pid_t = 0
-        var actions = posix_spawn_file_actions_t()
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil  // an opaque pointer there
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)

@@ -44,11 +44,13 @@ struct ScenarioCLI: Sendable {
             return .success
         case "help":
             return try help(rest)
-        case RunCommand.workerName:
-            // A worker of `run --jobs N`: the same flags as `run`, scenarios on standard input.
-            let parsed = try CommandLineParser.parse(rest, options: RunCommand.allOptions, command: RunCommand.name)
-            await WorkerPool.serve(driver: context.driver, configuration: try RunCommand(parsed).configuration(workers: nil))
-            return .success
+        #if os(macOS) || os(Linux) || os(Windows)
+            case RunCommand.workerName:
+                // A worker of `run --jobs N`: the same flags as `run`, scenarios on standard input.
+                let parsed = try CommandLineParser.parse(rest, options: RunCommand.allOptions, command: RunCommand.name)
+                await WorkerPool.serve(driver: context.driver, configuration: try RunCommand(parsed).configuration(workers: nil))
+                return .success
+        #endif
         default:
             break
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-#if compiler(>=6.3)
+#if compiler(>=6.3) && !canImport(Darwin)
     @_spi(ExperimentalScheduling) import _Concurrency
 #endif
 
@@ -73,7 +73,7 @@ final class GenericTaskStandIn: TaskExecutor, @unchecked Sendable {
 
 // Since Swift 6.3 `Task.sleep` asks the executor it runs on first: when that is one of these,
 // the sleep becomes a deadline on the scenario's virtual clock, exactly, with no hook involved.
-#if compiler(>=6.3)
+#if compiler(>=6.3) && !canImport(Darwin)
     @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
     extension MainActorStandIn: SchedulingExecutor {
         var asSchedulingExecutor: (any SchedulingExecutor)? { self }

@@ -88,7 +88,7 @@ enum RuntimeHooks {
         lock.withLock {
             users += 1
             guard users == 1 else { return }
-            #if compiler(>=6.3)
+            #if compiler(>=6.3) && !canImport(Darwin)
                 if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
                     DefaultExecutorStandIn.install
                 }

@@ -109,11 +109,16 @@ extension ScriptedURLProtocol {
         _ response: HTTPURLResponse, next: URLRequest, task: URLSessionTask?, session: URLSession?,
         _ decision: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard let task, let session, let delegate = task.delegate else {
-            return decision(next)
-        }
-        session.delegateQueue.addOperation {
-            delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: next) { decision($0) }
-        }
+        // (Apple's delegate method is optional, and redirects are followed here on Linux only.)
+        #if canImport(FoundationNetworking)
+            guard let task, let session, let delegate = task.delegate else {
+                return decision(next)
+            }
+            session.delegateQueue.addOperation {
+                delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: next) { decision($0) }
+            }
+        #else
+            decision(next)
+        #endif
     }
 }

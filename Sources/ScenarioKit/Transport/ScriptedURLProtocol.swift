@@ -125,8 +125,8 @@ public class ScriptedURLProtocol: URLProtocol {
             tag = outside?.beginLoad(key)
         }
         let ownTag = transportTag == nil ? tag : nil
-        // URLProtocol is not Sendable; URLSession allows calling its client from any thread.
-        let client = self.client
+        // URLProtocol is not Sendable (nor, in older Apple SDKs, its client); URLSession allows
+        // calling the client from any thread.
         nonisolated(unsafe) let loader = self
         let task = self.task
         let isHandedOn = Self.handedOnProbe(for: task)
@@ -143,14 +143,14 @@ public class ScriptedURLProtocol: URLProtocol {
             switch result {
             case .success(let response):
                 guard let http = HTTPURLResponse(response, url: url) else {
-                    client?.urlProtocol(loader, didFailWithError: URLError(.badServerResponse))
+                    loader.client?.urlProtocol(loader, didFailWithError: URLError(.badServerResponse))
                     return
                 }
-                client?.urlProtocol(loader, didReceive: http, cacheStoragePolicy: .notAllowed)
-                if !response.body.isEmpty { client?.urlProtocol(loader, didLoad: response.body) }
-                client?.urlProtocolDidFinishLoading(loader)
+                loader.client?.urlProtocol(loader, didReceive: http, cacheStoragePolicy: .notAllowed)
+                if !response.body.isEmpty { loader.client?.urlProtocol(loader, didLoad: response.body) }
+                loader.client?.urlProtocolDidFinishLoading(loader)
             case .failure(let error):
-                client?.urlProtocol(loader, didFailWithError: URLError(error.code.urlErrorCode))
+                loader.client?.urlProtocol(loader, didFailWithError: URLError(error.code.urlErrorCode))
             }
         }
         /// Sends `urlRequest` (the task's, or where a redirect led) and hands its answer on.

@@ -22,25 +22,29 @@ enum HeadlessBrowser {
     static func load(_ file: URL) throws -> Load {
         guard let url else { throw Missing() }
         let arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--dump-dom"]
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments + [file.absoluteString]
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("out")
-        let errURL = folder.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let errors = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-        return Load(
-            document: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            consoleMessages: errors.split(separator: "\n").map(String.init).filter { $0.contains(":CONSOLE") })
+        #if os(macOS) || os(Linux)
+            let process = Process()
+            process.executableURL = url
+            process.arguments = arguments + [file.absoluteString]
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let outURL = folder.appendingPathComponent("out")
+            let errURL = folder.appendingPathComponent("err")
+            _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: outURL)
+            process.standardError = try FileHandle(forWritingTo: errURL)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            let errors = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+            return Load(
+                document: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                consoleMessages: errors.split(separator: "\n").map(String.init).filter { $0.contains(":CONSOLE") })
+        #else
+            throw Missing()
+        #endif
     }
 
     struct Missing: Error, CustomStringConvertible {

@@ -63,44 +63,48 @@ enum ScenarioBinary {
         guard let url = executable ?? url else {
             throw LocateError(searched: candidates().map(\.path))
         }
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var variables = ProcessInfo.processInfo.environment
-        variables["NO_COLOR"] = nil
-        variables["GITHUB_ACTIONS"] = nil
-        variables.merge(environment) { $1 }
-        process.environment = variables
+        #if os(macOS) || os(Linux)
+            let process = Process()
+            process.executableURL = url
+            process.arguments = arguments
+            process.currentDirectoryURL = directory
+            var variables = ProcessInfo.processInfo.environment
+            variables["NO_COLOR"] = nil
+            variables["GITHUB_ACTIONS"] = nil
+            variables.merge(environment) { $1 }
+            process.environment = variables
 
-        // Files, not pipes: a chatty child cannot fill a pipe buffer and stall.
-        let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: outputs) }
-        let outURL = outputs.appendingPathComponent("stdout")
-        let errURL = outputs.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
+            // Files, not pipes: a chatty child cannot fill a pipe buffer and stall.
+            let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-cli-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: outputs) }
+            let outURL = outputs.appendingPathComponent("stdout")
+            let errURL = outputs.appendingPathComponent("stderr")
+            _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            let outHandle = try FileHandle(forWritingTo: outURL)
+            let errHandle = try FileHandle(forWritingTo: errURL)
+            process.standardOutput = outHandle
+            process.standardError = errHandle
+            process.standardInput = FileHandle.nullDevice
 
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try outHandle.close()
-        try errHandle.close()
-        return CLIRun(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-        )
+            try process.run()
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning, Date() < deadline { usleep(5_000) }
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            try outHandle.close()
+            try errHandle.close()
+            return CLIRun(
+                status: process.terminationStatus,
+                stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+            )
+        #else
+            throw LocateError(searched: ["(Process is not available on this platform)"])
+        #endif
     }
 
     /// The executable was not built where the tests look.

@@ -14,16 +14,20 @@ enum XMLLint {
     /// xmllint), otherwise xmllint's complaint.
     static func problems(validating file: String, against schema: URL) throws -> String? {
         guard let url else { return nil }
-        let process = Process()
-        process.executableURL = url
-        process.arguments = ["--noout", "--schema", schema.path, file]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? nil : String(decoding: data, as: UTF8.self)
+        #if os(macOS) || os(Linux)
+            let process = Process()
+            process.executableURL = url
+            process.arguments = ["--noout", "--schema", schema.path, file]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return process.terminationStatus == 0 ? nil : String(decoding: data, as: UTF8.self)
+        #else
+            return nil  // no Process to run it with
+        #endif
     }
 
     /// Validates XML text (written to a temporary file first).
