@@ -182,4 +182,33 @@ import Testing
             #expect(!text.contains(secret), "\(secret) left: \(text)")
         }
     }
+
+    /// Cloud keys by name and header, fields and elements of HTML and XML, and a token written
+    /// back as numeric entities; counts under plural names stay.
+    @Test func keysMarkupAndEntitiesAreFoundAndCountsAreNot() {
+        let token = "tok-Ent1tyK3y9"
+        let entities = token.unicodeScalars.map { "&#\($0.value);" }.joined()
+        let hex = token.unicodeScalars.map { "&#x\(String($0.value, radix: 16));" }.joined()
+        let page =
+            #"<html><form><input type="hidden" value="csrf-Zx81Qv0pLm" name="csrf_token"></form>"#
+            + #"<meta name="csrf-token" content="meta-Qa71Wc2e"><p>\#(entities) \#(hex)</p></html>"#
+        let (text, _) = redactedText(
+            TraceRedactorTests.entry(
+                "POST", "https://h/keys", headers: [("X-Access-Key", "hdr-AccessKey77"), ("Ocp-Apim-Subscription-Key", "sub-K3y-0099")],
+                body: #"{"secret_key":"sk-Live0123abcd","access_key":"AKIAEXAMPLE0123","auth_token":"\#(token)"}"#,
+                responseHeaders: [("Content-Type", "text/html")],
+                response: page + #"<xml><access_token>xml-T0ken-4455</access_token></xml>"#))
+        for secret in [
+            "hdr-AccessKey77", "sub-K3y-0099", "sk-Live0123abcd", "AKIAEXAMPLE0123", "csrf-Zx81Qv0pLm", "meta-Qa71Wc2e", "xml-T0ken-4455",
+            entities, hex,
+        ] {
+            #expect(!text.contains(secret), "\(secret) left: \(text)")
+        }
+        let (counts, _) = redactedText(
+            TraceRedactorTests.entry(
+                "POST", "https://h/complete", body: #"{"max_tokens":4096,"pin":"9182"}"#,
+                response: #"{"total_tokens":12345,"secrets":3,"otp_code":889911}"#))
+        for kept in ["4096", "12345", #""secrets":3"#] { #expect(counts.contains(kept), "\(kept) masked: \(counts)") }
+        for masked in ["9182", "889911"] { #expect(!counts.contains(masked), "\(masked) left: \(counts)") }
+    }
 }

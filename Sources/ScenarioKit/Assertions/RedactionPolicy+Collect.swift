@@ -17,7 +17,8 @@ extension RedactionPolicy {
                         // A password is secret whole; an authorization-like value also by its parts.
                         found.add(text, kind)
                         for part in Self.credentials(in: text) { found.add(part, kind) }
-                    case .number: found.add(member.compactText, kind)  // a numeric one-time code
+                    // A numeric one-time code; under a plural (`max_tokens`, `secrets`), a count.
+                    case .number where !holdsCounts(key): found.add(member.compactText, kind)
                     case .object, .array: collectLeaves(member, kind: kind, into: &found)
                     default: break
                     }
@@ -52,6 +53,8 @@ extension RedactionPolicy {
             SecretRedactor.bytes(of: text.lowercased(), contain: "content-disposition")
         {
             collect(multipart: text, into: &found)
+        } else if first == UInt8(ascii: "<") {
+            collect(markup: text, into: &found)
         } else if Self.looksLikeForm(text) {
             collect(form: text, into: &found)
         }
@@ -139,7 +142,9 @@ extension RedactionPolicy {
     static let minimumCookieLength = 8
 
     /// Header names whose whole value is a credential, besides `Authorization` and cookies.
-    static let keyHeaderWords = ["apikey", "token", "secret", "auth", "session", "password", "signature"]
+    static let keyHeaderWords = [
+        "apikey", "token", "secret", "auth", "session", "password", "signature", "accesskey", "subscriptionkey", "clientkey",
+    ]
 
     /// Headers that name credentials without holding one: CORS's (`Access-Control-Allow-Credentials:
     /// true`, `Access-Control-Allow-Headers: Authorization`), `Vary`, and the challenges a server

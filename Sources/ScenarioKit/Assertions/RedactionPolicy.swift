@@ -95,7 +95,8 @@ public struct RedactionPolicy: Sendable, Hashable {
     static let credentialWords = [
         "token", "password", "passwd", "passphrase", "secret", "apikey", "privatekey", "sessionid", "csrf", "xsrf", "otp",
         "otpcode", "authcode", "verificationcode", "smscode", "resetcode", "credential", "bearer", "passcode", "pincode", "jwt",
-        "signature", "cookie", "sessionkey", "jsapiticket", "serviceticket",
+        "signature", "cookie", "sessionkey", "jsapiticket", "serviceticket", "accesskey", "secretkey", "clientkey",
+        "subscriptionkey", "appkey", "mfacode", "confirmationcode", "securitycode", "logincode", "onetimecode",
     ]
 
     /// Words after a credential word that still name the credential's value.
@@ -133,6 +134,13 @@ public struct RedactionPolicy: Sendable, Hashable {
         }
         if stem.hasSuffix("s") { stem = stem.dropLast() }
         return Self.credentialWords.contains { stem.hasSuffix($0) }
+    }
+
+    /// Whether a number under this credential name is a count, not a code: the name is a plural
+    /// (`max_tokens`, `secrets`) the user did not name a secret.
+    func holdsCounts(_ name: String) -> Bool {
+        let key = Self.normalized(name)
+        return key.hasSuffix("s") && !extraKeys.contains(key)
     }
 
     /// Whether every value under this name is secret (`tokens`, `credentials`, `secrets`).

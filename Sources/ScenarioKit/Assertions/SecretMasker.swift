@@ -248,7 +248,13 @@ struct SecretMasker: Sendable {
                 at += 2
             }
         }
-        // An HTML entity (a server's HTML page, a report's markup).
+        // An HTML entity (a server's HTML page, a report's markup): numeric for any character
+        // (`&#78;`, `&#x4e;`), named for those HTML escapes by name.
+        if here == UInt8(ascii: "&"), let (value, after) = numericEntity(in: bytes, at: position), value == UInt32(byte),
+            let end = match(tail, in: bytes, at: after)
+        {
+            return end
+        }
         if here == UInt8(ascii: "&"), let entities = htmlEntities[byte] {
             for entity in entities where position + entity.count <= count {
                 var same = true
@@ -289,11 +295,26 @@ struct SecretMasker: Sendable {
     }
 
     private static let htmlEntities: [UInt8: [[UInt8]]] = [
-        UInt8(ascii: "&"): [Array("&amp;".utf8), Array("&#38;".utf8)],
-        UInt8(ascii: "\""): [Array("&quot;".utf8), Array("&#34;".utf8)],
-        UInt8(ascii: "'"): [Array("&apos;".utf8), Array("&#39;".utf8)],
-        UInt8(ascii: "<"): [Array("&lt;".utf8)], UInt8(ascii: ">"): [Array("&gt;".utf8)],
+        UInt8(ascii: "&"): [Array("&amp;".utf8)], UInt8(ascii: "\""): [Array("&quot;".utf8)],
+        UInt8(ascii: "'"): [Array("&apos;".utf8)], UInt8(ascii: "<"): [Array("&lt;".utf8)], UInt8(ascii: ">"): [Array("&gt;".utf8)],
     ]
+
+    /// The character a numeric entity at `position` (`&#78;`, `&#x4E;`, leading zeros allowed)
+    /// stands for, and where it ends.
+    private static func numericEntity(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> (UInt32, Int)? {
+        var at = position + 2
+        guard at < bytes.count, bytes[position + 1] == UInt8(ascii: "#") else { return nil }
+        let hex = bytes[at] | 0x20 == UInt8(ascii: "x")
+        if hex { at += 1 }
+        var value: UInt32 = 0
+        let first = at
+        while at < bytes.count, at - first < 8, let digit = hex ? bytes[at].hexDigitValue : bytes[at].decimalDigitValue {
+            value = value * (hex ? 16 : 10) + UInt32(digit)
+            at += 1
+        }
+        guard at > first, at < bytes.count, bytes[at] == UInt8(ascii: ";") else { return nil }
+        return (value, at + 1)
+    }
 
     private static let shortEscapes: [UInt8: UInt8] = [
         UInt8(ascii: "\n"): UInt8(ascii: "n"), UInt8(ascii: "\r"): UInt8(ascii: "r"), UInt8(ascii: "\t"): UInt8(ascii: "t"),

@@ -8,4 +8,9 @@ extension UInt8 {
         default: nil
         }
     }
+
+    /// The value of this byte as a decimal digit, or `nil`.
+    var decimalDigitValue: UInt8? {
+        self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") ? self - UInt8(ascii: "0") : nil
+    }
 }
