@@ -115,15 +115,18 @@ enum LoaderFixtures {
     }
 
     /// A minimal valid document with `exchanges`, `steps` and extra top-level members spliced in.
+    /// A document of these parts; one that would check nothing (which is refused) gets an
+    /// expectation that nothing is sent, after everything else so no line moves.
     static func document(exchanges: String = "", steps: String = "", extra: String = "") -> String {
-        """
-        {
-          "name": "n",
-          "description": "d",\(extra.isEmpty ? "" : "\n  " + extra + ",")
-          "exchanges": [\(exchanges)],
-          "steps": [\(steps)]
-        }
-        """
+        let checksNothing = exchanges.isEmpty && !(steps + extra).contains("\"expect\"") && !steps.contains("\"check\"")
+        return """
+            {
+              "name": "n",
+              "description": "d",\(extra.isEmpty ? "" : "\n  " + extra + ",")
+              "exchanges": [\(exchanges)],
+              "steps": [\(steps)]\(checksNothing ? ",\n  \"expect\": { \"requests\": { \"total\": 0 } }" : "")
+            }
+            """
     }
 
     static let exchange = #"{ "id": "a", "request": { "path": "/a" }, "response": { "status": 200 } }"#

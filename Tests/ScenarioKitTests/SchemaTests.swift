@@ -47,7 +47,7 @@ import Testing
     @Test func schemaAcceptsWhatTheLoaderAcceptsForTheSmallCases() throws {
         let validator = try Self.schema()
         for text in [
-            #"{"name": "n", "description": "d", "steps": []}"#,
+            #"{"name": "n", "description": "d", "steps": [], "expect": {"requests": {"total": 0}}}"#,
             LoaderFixtures.document(exchanges: #"{ "request": {}, "fault": "cancelled", "times": "unlimited", "latency": "0ms" }"#),
             LoaderFixtures.document(
                 steps: #"{ "advance": "1h30m" }, { "advance": "250ms" }, { "advance": "1.5s" }, { "runUntilIdle": true }"#),

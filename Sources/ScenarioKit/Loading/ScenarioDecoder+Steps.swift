@@ -33,6 +33,8 @@ extension ScenarioDecoder {
                 firstStepName[name] = Position(nameLocation)
             }
         }
+        let groupChecks = node["group"]?.elements?.contains { $0["expect"] != nil } ?? false
+        if node["expect"] != nil || node["check"] != nil || groupChecks { checkingSteps += 1 }
         if let step = decodeStep(node, at: stepPath), keepsElements { readSteps.append(step) }
     }
 

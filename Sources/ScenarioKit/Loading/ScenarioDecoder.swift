@@ -46,6 +46,8 @@ struct ScenarioDecoder {
     /// The exchanges and steps decoded as the parser read them.
     var readExchanges: [Exchange] = []
     var readSteps: [Step] = []
+    /// Steps read that compare something (an `expect`, a `check`), kept or not.
+    var checkingSteps = 0
 
     /// A line and column: all a duplicate's message needs of the first one, for a fraction of
     /// a location's memory (a file can hold a hundred thousand ids).
@@ -121,6 +123,13 @@ struct ScenarioDecoder {
             changes = decodeInvariantChanges(member.value, at: top.path("invariants"), known: inheritedInvariants.map(\.id))
         }
         checkLaterReferences()
+        let invariants = inheritedInvariants.filter { changes.off[$0.id] == nil } + changes.add
+        if issues.isEmpty, exchangeIds.isEmpty, checkingSteps == 0, top["expect"] == nil, invariants.isEmpty {
+            // Nothing scripted, nothing expected: it would pass whatever the app did.
+            report(
+                "the scenario checks nothing: it has no exchanges, no 'expect', no 'check' step and no invariants", root,
+                JSONPath.root, hint: "add what the app must end with, such as \"expect\": {\"requests\": {\"total\": 0}}")
+        }
         guard issues.isEmpty, let name, let description else { return nil }
         var scenario = Scenario(
             id: id, name: name, description: description, tags: tags, file: file,
@@ -129,7 +138,7 @@ struct ScenarioDecoder {
         scenario.limits = limits
         scenario.lateAnswers = lateAnswers
         scenario.secretKeys = secretKeys
-        scenario.invariants = inheritedInvariants.filter { changes.off[$0.id] == nil } + changes.add
+        scenario.invariants = invariants
         scenario.invariantsOff = changes.off
         return scenario
     }

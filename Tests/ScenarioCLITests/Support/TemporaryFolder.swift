@@ -40,19 +40,25 @@ final class TemporaryFolder {
 
 /// Small scenario files for tests.
 enum ScenarioText {
-    /// A scenario with no steps: it loads with any driver.
+    /// A scenario with no steps: it loads with any driver, and checks that nothing is sent
+    /// unless `extra` expects something else.
     static func empty(name: String, tags: [String] = [], extra: String = "") -> String {
         let tagList = tags.map(quoted).joined(separator: ", ")
+        let extra = extra.contains("\"expect\"") ? extra : [extra, nothingSent].filter { !$0.isEmpty }.joined(separator: ",\n  ")
         return """
             {
               "name": \(quoted(name)),
               "description": "A test scenario.",
               "tags": [\(tagList)],
-              "steps": []\(extra.isEmpty ? "" : ",\n  " + extra)
+              "steps": [],
+              \(extra)
             }
 
             """
     }
+
+    /// The expectation of a scenario that sends nothing (one with none is refused: it checks nothing).
+    static let nothingSent = #""expect": { "requests": { "total": 0 } }"#
 
     /// A JSON string literal.
     static func quoted(_ text: String) -> String {

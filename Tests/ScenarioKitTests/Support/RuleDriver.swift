@@ -102,7 +102,11 @@ enum Rules {
         var members = [#""name": "rule""#, #""description": "a rule of the engine""#]
         members.append(#""exchanges": [\#(exchanges)]"#)
         members.append(#""steps": [\#(steps)]"#)
-        if let expect { members.append(#""expect": \#(expect)"#) }
+        if let expect {
+            members.append(#""expect": \#(expect)"#)
+        } else if exchanges.isEmpty, !steps.contains("\"expect\""), !steps.contains("\"check\""), !(extra ?? "").contains("\"expect\"") {
+            members.append(#""expect": { "requests": { "total": 0 } }"#)  // one that checks nothing is refused
+        }
         if let extra { members.append(extra) }
         return "{\n" + members.joined(separator: ",\n") + "\n}"
     }
