@@ -47,6 +47,10 @@ struct RunCommandTests {
         #expect(allowed.stdout.contains("Summary: 0 passed, 0 failed, 0 skipped"))
         let lint = try ScenarioBinary.run(["lint"], in: folder.url)
         #expect(lint.status == 2)
+        let list = try ScenarioBinary.run(["list"], in: folder.url)
+        #expect(list.status == 2)
+        #expect(list.stderr.contains("no scenario files found in Scenarios"))
+        #expect(try ScenarioBinary.run(["list", "--allow-empty"], in: folder.url).status == 0)
     }
 
     @Test func aSelectionThatRunsNothingIsNotAPass() throws {
@@ -56,6 +60,21 @@ struct RunCommandTests {
         #expect(result.status == 2, "\(result.output)")
         #expect(result.stderr.contains("the selection ran none of the 1 scenario files found"))
         #expect(try ScenarioBinary.run(["run", "--filter", "nothing-is-called-this", "--allow-empty"], in: folder.url).status == 0)
+    }
+
+    /// With the scenario's own checks left out, one no invariant governs checks nothing.
+    @Test func invariantsOnlyWithNoInvariantIsNotAPass() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Scenarios/fine.json", ScenarioText.empty(name: "Fine"))
+        let result = try ScenarioBinary.run(["run", "--invariants-only", "--no-reports"], in: folder.url)
+        #expect(result.status == 2, "\(result.output)")
+        #expect(result.stdout.contains("1 skipped"))
+        #expect(result.stderr.contains("no invariant governs any of the 1 scenario files found; --invariants-only checked nothing"))
+        try folder.write(
+            "Scenarios/invariants.json", #"{"invariants": [{"id": "one", "description": "d", "check": "maxInFlight", "max": 1}]}"#)
+        let governed = try ScenarioBinary.run(["run", "--invariants-only", "--no-reports"], in: folder.url)
+        #expect(governed.status == 0, "\(governed.output)")
+        #expect(governed.stdout.contains("1 passed"))
     }
 
     @Test func pathsThatCannotBeUsedAreNamed() throws {

@@ -7,19 +7,25 @@ struct ListCommand: Command {
     static let arguments = "[paths...] [options]"
     static let discussion = """
         Paths are scenario files or folders searched recursively (default: Scenarios).
-        Files that do not load are reported on standard error (exit status 2).
+        Files that do not load are reported on standard error (exit status 2), as is finding none.
         """
-    static let options: [OptionSpec] = []
+    static let options: [OptionSpec] = [.flag("--allow-empty", "Exit 0 when there is no scenario file to list")]
 
     /// The files and folders to list.
     var paths: [String]
+    /// Whether finding no file is fine.
+    var allowEmpty = false
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
         paths = arguments.scenarioPaths
+        allowEmpty = arguments.has("--allow-empty")
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
         let entries = try context.loadScenarios(paths)
+        if entries.isEmpty, !allowEmpty {
+            throw .nothingSelected("no scenario files found in \(paths.joined(separator: ", "))")
+        }
         var rows = [["ID", "NAME", "TAGS"]]
         var failures: [LoadFailure] = []
         for entry in entries {

@@ -38,7 +38,8 @@ struct RunCommand: Command {
         .flag("--allow-empty", "Exit 0 when no scenario file is found or the selection runs none"),
         .flag(
             "--invariants-only",
-            "Check invariants only: leave out every expect, step expectation and unmatched/unused check (mutation scoring)"),
+            "Check invariants only: leave out every expect, step expectation and unmatched/unused check (mutation scoring); a scenario no invariant governs is skipped"
+        ),
     ]
 
     /// The hidden command `run --jobs N` starts its worker processes with.
@@ -248,6 +249,10 @@ struct RunCommand: Command {
         console.out(report.summary(outcome.tally))
         if let writeError { throw writeError }
         if !allowEmpty, !files.isEmpty, outcome.tally.skipped == outcome.tally.total {
+            if runOptions.invariantsOnly {
+                throw .nothingSelected(
+                    "no invariant governs any of the \(files.count) scenario files found; --invariants-only checked nothing")
+            }
             throw .nothingSelected("the selection ran none of the \(files.count) scenario files found")
         }
         return ExitCode.of(outcome)

@@ -319,6 +319,10 @@ public struct SuiteRunner: Sendable {
 
     /// Runs one scenario as the configuration says: repeated, explored, or once.
     static func execute(_ scenario: Scenario, driver: any ScenarioDriver, configuration: Configuration) async -> ScenarioResult {
+        if configuration.options.invariantsOnly, scenario.invariants.isEmpty {
+            // It would pass having checked nothing.
+            return skippedResult(scenario, reason: "no invariant governs it, and --invariants-only checks invariants alone")
+        }
         let runner = ScenarioRunner(driver: driver, options: configuration.options)
         guard let exploration = configuration.exploration else {
             return await execute(scenario, runner: runner, times: configuration.repeatCount)
