@@ -411,6 +411,23 @@ import Testing
         #expect(failure.issues.contains { $0.message.contains("exactly one of 'header', 'json', 'form' or 'query'") })
     }
 
+    /// What could never match or never pass is refused, and a check that is not a name says so.
+    @Test func invariantsThatCouldNeverHoldOrMatchAreRefused() {
+        func messages(_ body: String) -> [String] {
+            let text = #"{"invariants": [{"id": "x", "description": "d", \#(body)}]}"#
+            guard case .failure(let failure) = InvariantFiles.load(data: Data(text.utf8), file: "i.json") else { return [] }
+            return failure.issues.map(\.message)
+        }
+        #expect(
+            messages(#""check": "neverSentTwice", "value": {"json": "data..token"}"#).first?.hasPrefix("'json' must be a dotted path")
+                == true)
+        #expect(messages(#""check": "neverSentTwice", "value": {"json": "data.token"}"#).isEmpty)
+        #expect(
+            messages(#""check": "timeline", "initial": [], "transitions": {}"#)
+                == ["'initial' must name at least one state the timeline may start at"])
+        #expect(messages(#""check": {}"#).first?.hasPrefix("'check' must be a check's name; got an object") == true)
+    }
+
     @Test func sessionsLoadStrictly() {
         func issues(_ sessions: String, check: String = "repeatsWithinSession") -> [LoadIssue] {
             let text = #"{"invariants": [{"id": "x", "description": "d", "check": "\#(check)"\#(sessions)}]}"#

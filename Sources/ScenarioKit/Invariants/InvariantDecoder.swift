@@ -114,8 +114,9 @@ extension ScenarioDecoder {
             return nil
         }
         guard let check = checkName, names.contains(check) else {
+            let what = checkName == nil ? "'check' must be a check's name; got" : "unknown check"
             report(
-                "unknown check \(Self.describe(checkMember.value.value)); checks are \(names.joined(separator: ", "))", checkMember.value,
+                "\(what) \(Self.describe(checkMember.value.value)); checks are \(names.joined(separator: ", "))", checkMember.value,
                 fields.path("check"), hint: checkName.flatMap { Self.didYouMean($0, names) })
             return nil
         }
@@ -184,6 +185,9 @@ extension ScenarioDecoder {
             }
         case "timeline":
             let initial = stringArray(fields, "initial")
+            if initial?.isEmpty == true, let member = fields["initial"] {
+                report("'initial' must name at least one state the timeline may start at", member.value, fields.path("initial"))
+            }
             var transitions: [String: [String]] = [:]
             if let member = fields["transitions"] {
                 let at = fields.path("transitions")
@@ -234,6 +238,14 @@ extension ScenarioDecoder {
             return nil
         }
         guard let name = string(fields, place, nonEmpty: true) else { return nil }
+        if place == "json", name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty),
+            let member = fields["json"]
+        {
+            report(
+                "'json' must be a dotted path such as \"refresh_token\" or \"data.token\"; got \(Self.describe(member.value.value))",
+                member.value, fields.path("json"))
+            return nil
+        }
         let scheme = string(fields, "scheme", nonEmpty: true)
         if scheme != nil, place != "header", let member = fields["scheme"] {
             report("'scheme' goes with 'header' only", at: keyLocation(member, fields.path("scheme")))
