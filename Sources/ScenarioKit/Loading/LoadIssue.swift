@@ -17,9 +17,19 @@ public struct LoadIssue: Error, Sendable, Hashable, Codable, CustomStringConvert
     /// `file:line:column: error: MESSAGE (at $.json.path) — hint`, the form editors and CI understand.
     public var description: String {
         var text = "\(location): error: \(message)"
-        if !location.path.isEmpty { text += " (at \(location.path))" }
+        if !location.path.isEmpty { text += " (at \(Self.shortened(location.path)))" }
         if let hint, !hint.isEmpty { text += " — \(hint)" }
         return text
+    }
+
+    /// A path 500 levels deep would fill the screen: its ends, cut between components, say where.
+    private static func shortened(_ path: String) -> String {
+        guard path.count > 200 else { return path }
+        let isBoundary = { (character: Character) in character == "[" || character == "." }
+        let head = path.prefix(100)
+        let tail = path.suffix(80)
+        return head[..<(head.lastIndex(where: isBoundary) ?? head.endIndex)] + "…"
+            + tail[(tail.firstIndex(where: isBoundary) ?? tail.startIndex)...]
     }
 }
 
