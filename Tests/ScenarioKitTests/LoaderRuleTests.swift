@@ -71,6 +71,9 @@ import Testing
     @Test func timesZeroIsRefused() {
         let exchange = #"{ "id": "x", "request": { "path": "/x" }, "response": { "status": 200 }, "times": 0 }"#
         expectIssue(issues(exchanges: exchange), containing: "'times' must be an integer >= 1")
+        // The bad count is the one issue: no second one about a release it would never reach.
+        let held = exchange.replacingOccurrences(of: #""times": 0"#, with: #""times": 0, "release": { "whenPending": 2 }"#)
+        #expect(issues(exchanges: held).count == 1)
     }
 
     @Test func afterNamingNoExchangeIsRefused() {

@@ -71,7 +71,8 @@ extension ScenarioDecoder {
 
         var times: Int? = 1
         if let member = fields["times"] {
-            times = decodeTimes(member.value, at: fields.path("times")) ?? 1
+            // A bad count is its own issue: read as unlimited, it raises no second one.
+            times = decodeTimes(member.value, at: fields.path("times")) ?? nil
         }
 
         var after: [String] = []
