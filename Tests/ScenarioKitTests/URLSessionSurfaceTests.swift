@@ -16,18 +16,23 @@ import Testing
             var actions: [ActionSpec] {
                 [
                     "loginThenFeed", "sharedLogin", "sharedFeed", "uploadData", "uploadFile", "download", "me", "meRefusingRedirects",
-                    "postForm",
+                    "postForm", "versioned", "versionedOverridden",
                 ]
                 .map { ActionSpec($0, $0) }
             }
             var givenKeys: [GivenSpec] { [] }
 
             func makeSession(_ context: DriverContext) async throws -> any DriverSession {
-                Session(
+                // Headers every request of a session carries, as apps set a version or an API key.
+                let versioned = context.urlSessionConfiguration()
+                versioned.httpAdditionalHeaders = (versioned.httpAdditionalHeaders ?? [:]).merging(
+                    ["X-App-Version": "1.2.3", "Accept-Language": "es"]
+                ) { $1 }
+                return Session(
                     session: URLSession(configuration: context.urlSessionConfiguration()),
                     refusing: URLSession(
                         configuration: context.urlSessionConfiguration(), delegate: RefusesRedirects(), delegateQueue: nil),
-                    base: context.baseURL)
+                    versioned: URLSession(configuration: versioned), base: context.baseURL)
             }
         }
 
@@ -44,6 +49,7 @@ import Testing
         struct Session: DriverSession {
             let session: URLSession
             let refusing: URLSession
+            let versioned: URLSession
             let base: URL
 
             private func request(_ method: String, _ path: String) -> URLRequest {
@@ -81,6 +87,12 @@ import Testing
                     return await status { try await session.data(for: request("GET", "/me")) }
                 case "meRefusingRedirects":
                     return await status { try await refusing.data(for: request("GET", "/me")) }
+                case "versioned":
+                    return await status { try await versioned.data(for: request("GET", "/me")) }
+                case "versionedOverridden":
+                    var own = request("GET", "/me")
+                    own.setValue("en", forHTTPHeaderField: "Accept-Language")
+                    return await status { try await versioned.data(for: own) }
                 case "postForm":
                     var form = request("POST", "/form")
                     form.httpBody = Data("a=1".utf8)
@@ -150,6 +162,24 @@ import Testing
                 steps: [
                     Build.step(.perform(Build.call("uploadData"), parallel: 1, expect: .value(["status": 200]))),
                     Build.step(.perform(Build.call("uploadFile"), parallel: 1, expect: .value(["status": 200]))),
+                ])
+            let result = await run(scenario, route: route)
+            #expect(result.status == .passed, "\(result.explanation)")
+        }
+
+        /// FoundationNetworking adds a configuration's headers in its own HTTP loading only: they
+        /// are added here as it would, and a request's own value of a field wins.
+        @Test(arguments: RunOptions.Route.allCases)
+        func aSessionsAdditionalHeadersReachTheBackend(route: RunOptions.Route) async {
+            var spanish = Build.exchange("me-es", path: "/me")
+            spanish.request.headers = ["X-App-Version": "1.2.3", "Accept-Language": "es"]
+            var english = Build.exchange("me-en", path: "/me")
+            english.request.headers = ["X-App-Version": "1.2.3", "Accept-Language": "en"]
+            let scenario = Build.scenario(
+                exchanges: [spanish, english],
+                steps: [
+                    Build.step(.perform(Build.call("versioned"), parallel: 1, expect: .value(["status": 200]))),
+                    Build.step(.perform(Build.call("versionedOverridden"), parallel: 1, expect: .value(["status": 200]))),
                 ])
             let result = await run(scenario, route: route)
             #expect(result.status == .passed, "\(result.explanation)")

@@ -113,6 +113,10 @@ public class ScriptedURLProtocol: URLProtocol {
             return
         }
         let uploadBody = URLSessionTaskInternals.uploadBody(of: task)
+        // FoundationNetworking adds the configuration's `httpAdditionalHeaders` in its own HTTP
+        // loading only, never to the request a protocol sees: add them here as it would, to
+        // every request of the load (redirects too), unless the request sets the field itself.
+        let sessionHeaders = URLSessionTaskInternals.additionalHeaders(of: task)
         // Our own transport tags its requests and tracks them itself; others are tracked here
         // until URLSession hands the answer on.
         let transportTag = urlRequest.value(forHTTPHeaderField: Self.tagHeader).flatMap { Int($0) }
@@ -155,7 +159,11 @@ public class ScriptedURLProtocol: URLProtocol {
         }
         /// Sends `urlRequest` (the task's, or where a redirect led) and hands its answer on.
         @Sendable func send(_ urlRequest: URLRequest, to url: URL, redirects: Int) {
-            var request = HTTPRequest(urlRequest, url: url, dropping: [Self.routeHeader, Self.tagHeader])
+            var withSessionHeaders = urlRequest
+            for (name, value) in sessionHeaders where withSessionHeaders.value(forHTTPHeaderField: name) == nil {
+                withSessionHeaders.setValue(value, forHTTPHeaderField: name)
+            }
+            var request = HTTPRequest(withSessionHeaders, url: url, dropping: [Self.routeHeader, Self.tagHeader])
             if request.body == nil, redirects == 0 { request.body = uploadBody }
             let number = backend.handle(request, tag: tag, isWanted: isWanted, timeout: timeout) { result in
                 guard case .success(let response) = result else { return deliver(result, from: url) }

@@ -39,6 +39,18 @@ enum URLSessionTaskInternals {
         #endif
     }
 
+    /// The `httpAdditionalHeaders` of the task's session, which FoundationNetworking adds in its
+    /// own HTTP loading alone; empty elsewhere (Apple's URLSession: not checked here).
+    static func additionalHeaders(of task: URLSessionTask?) -> [(String, String)] {
+        #if canImport(FoundationNetworking)
+            guard let headers = session(of: task)?.configuration.httpAdditionalHeaders else { return [] }
+            return headers.compactMap { key, value in (key as? String).map { ($0, "\(value)") } }
+                .sorted { $0.0 < $1.0 }
+        #else
+            return []
+        #endif
+    }
+
     /// The stored property `label` of `object`, looked up through its superclasses.
     private static func storedValue(_ label: String, of object: AnyObject) -> Any? {
         var mirror: Mirror? = Mirror(reflecting: object)
