@@ -21,6 +21,8 @@ public enum ScenarioCommandLine {
     /// Runs the command the process was started with, then exits with its status. This is the
     /// only place that reads the process's arguments and environment.
     public static func main(driver: any ScenarioDriver) async -> Never {
+        // The same transcript on every run, also where the stack walks a Dictionary or Set.
+        DeterministicHashing.startAgainIfOff()
         if let started = CommandLine.arguments.first, !started.isEmpty {
             ScenarioCLI.programName = URL(fileURLWithPath: started).lastPathComponent
         }

@@ -29,44 +29,20 @@ import Testing
     }
 
     /// The probe below, in a test process of its own with a one-second stall limit.
-    @Test func aRunBlockedForRealEndsAndTheNextIsRefused() throws {
+    @Test(.enabled(if: TestProcess.isAvailable)) func aRunBlockedForRealEndsAndTheNextIsRefused() throws {
         try runProbe("probe")
     }
 
     /// The command's probe below, likewise: a command that runs scenarios in its own process.
-    @Test func aCommandGoesOnInAWorkerAfterARunBlockedForReal() throws {
+    @Test(.enabled(if: TestProcess.isAvailable)) func aCommandGoesOnInAWorkerAfterARunBlockedForReal() throws {
         try runProbe("commandProbe")
     }
 
     /// Runs one probe of this suite in a test process of its own, with a one-second stall limit,
     /// and expects it to pass.
     private func runProbe(_ name: String) throws {
-        #if os(macOS) || os(Linux)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            process.arguments = ["--testing-library", "swift-testing", "--filter", "StalledRunTests/\(name)"]
-            var environment = ProcessInfo.processInfo.environment
-            environment["SCENARIO_STALL_SECONDS"] = "1"
-            environment["SCENARIO_STALL_PROBE"] = name
-            process.environment = environment
-            // A file, not a pipe, and a deadline: before the fix the probe waited for good.
-            let log = FileManager.default.temporaryDirectory.appendingPathComponent("stall-probe-\(UUID().uuidString).log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            defer { try? FileManager.default.removeItem(at: log) }
-            let output = try FileHandle(forWritingTo: log)
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let deadline = Date().addingTimeInterval(120)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-            #expect(process.terminationStatus == 0, "\(text)")
-            #expect(text.contains("Test \(name)() passed"), "\(text)")
-        #else
-            Issue.record("needs Process, which this platform lacks")
-        #endif
+        try TestProcess.expectPasses(
+            "StalledRunTests/\(name)", environment: ["SCENARIO_STALL_SECONDS": "1", "SCENARIO_STALL_PROBE": name])
     }
 
     struct BlockingDriver: ScenarioDriver {

@@ -378,6 +378,11 @@ public struct SuiteRunner: Sendable {
             expected = line < first.transcript.count ? first.transcript[line] : end
             actual = line < other.transcript.count ? other.transcript[line] : end
         }
+        if !DeterministicHashing.isOn {
+            details.append(
+                "a Dictionary or Set is walked in another order in every process and run unless the process starts with SWIFT_DETERMINISTIC_HASHING=1, as `scenario run` does"
+            )
+        }
         message += ": " + details.joined(separator: "; ")
         return AssertionResult(
             label: "repeat", passed: false, message: message, expected: expected, actual: actual, location: location

@@ -155,6 +155,10 @@ struct WorkerRequest: Codable {
         init(launch: WorkerLaunch) throws {
             process.executableURL = launch.executable
             process.arguments = launch.arguments
+            // Dictionaries walked in one order in every worker (see `DeterministicHashing`).
+            var environment = ProcessInfo.processInfo.environment
+            environment[DeterministicHashing.variable] = environment[DeterministicHashing.variable] ?? "1"
+            process.environment = environment
             process.standardInput = input
             process.standardOutput = output
             try process.run()
