@@ -55,13 +55,6 @@ import Testing
         expectIssue(issues(steps: steps), containing: "handle 'bg' was already awaited")
     }
 
-    /// Its outcome would go unchecked, so it is refused where it starts.
-    @Test func aHandleNeverAwaitedIsRefused() {
-        let steps = #"{ "start": "sleep", "with": { "seconds": 1 }, "as": "bg" }, { "advance": "2s" }"#
-        expectIssue(issues(steps: steps), containing: "'bg' is started but never awaited")
-        #expect(issues(steps: steps + #", { "await": "bg" }"#).isEmpty)
-    }
-
     @Test func anEmptyErrorCodeIsRefused() {
         expectIssue(
             issues(steps: #"{ "do": "fail", "with": { "code": "x" }, "expect": { "error": "" } }"#),

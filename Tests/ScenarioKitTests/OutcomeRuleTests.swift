@@ -22,6 +22,24 @@ import Testing
         #expect(wrong.failureText.contains("rateLimited"), "\(wrong.failureText)")
     }
 
+    /// An error nobody awaited would go unchecked; an action still running at the end is the
+    /// scenario's business (an app that must not finish starting).
+    @Test func aBackgroundActionThatFailedUnawaitedFailsTheRun() async throws {
+        let failed = try await Rules.run(
+            steps: #"{ "start": "fail", "with": { "code": "forbidden" }, "as": "bg" }, { "runUntilIdle": true }"#,
+            expect: "{ \"alerts\": [] }")
+        #expect(failed.status == .failed)
+        #expect(failed.failures.map(\.label) == ["outcome of 'bg'"], "\(failed.failureText)")
+        #expect(failed.failureText.contains("never awaited"), "\(failed.failureText)")
+        let awaited = try await Rules.run(
+            steps:
+                #"{ "start": "fail", "with": { "code": "forbidden" }, "as": "bg" }, { "await": "bg", "expect": { "error": "forbidden" } }"#)
+        #expect(awaited.status == .passed, "\(awaited.failureText)")
+        let running = try await Rules.run(
+            steps: #"{ "start": "sleep", "with": { "seconds": 60 }, "as": "bg" }, { "advance": "1s" }"#, expect: "{ \"alerts\": [] }")
+        #expect(running.status == .passed, "\(running.failureText)")
+    }
+
     @Test func anExpectedErrorFailsWhenTheActionSucceeded() async throws {
         let wrong = try await Rules.run(steps: #"{ "do": "note", "with": { "event": "e" }, "expect": { "error": "forbidden" } }"#)
         #expect(wrong.status == .failed)

@@ -10,12 +10,6 @@ extension ScenarioDecoder {
             report("'steps' must be an array of steps; got \(Self.describe(member.value.value))", member.value, top.path("steps"))
             return []
         }
-        // A background action nobody awaits would pass whatever it did.
-        for (handle, started) in runningHandles.sorted(by: { $0.value.line < $1.value.line }) {
-            report(
-                "'\(handle)' is started but never awaited, so its outcome is never checked", at: started,
-                hint: "add {\"await\": \"\(handle)\", \"expect\": ...} after the steps it runs beside")
-        }
         return readSteps
     }
 
@@ -180,12 +174,9 @@ extension ScenarioDecoder {
             if awaitedHandles.contains(handle) {
                 report("handle '\(handle)' was already awaited", member.value, path)
             } else {
-                let meant = Suggestion.closest(to: handle, in: Array(runningHandles.keys).sorted())
                 report(
                     "no earlier 'start' step created handle '\(handle)'", member.value, path,
-                    hint: meant.map { "did you mean '\($0)'?" })
-                // The misspelt await is the one issue, not also a handle never awaited.
-                if let meant { runningHandles[meant] = nil }
+                    hint: Self.didYouMean(handle, Array(runningHandles.keys).sorted()))
             }
             return nil
         }

@@ -161,6 +161,7 @@ final class ScenarioRun: @unchecked Sendable {
                 throw Abort(message: "no background action is named '\(handle)'", location: step.location)
             }
             try wait(for: [action], step: step)
+            handles[handle] = nil
             assertions.append(
                 ExpectationChecks.outcome(action.result, against: expect, label: "outcome of '\(handle)'", location: step.location))
         case .check where options.invariantsOnly:
@@ -293,10 +294,23 @@ final class ScenarioRun: @unchecked Sendable {
             try evaluate(scenario.expect)
             + ExpectationChecks.exhaustiveness(
                 of: scenario, log: backend.requests, useCounts: backend.useCounts, nearMiss: backend.nearMiss(forRequest:))
+            + unawaitedFailures()
         record(
             StepResult(
                 index: scenario.steps.count + 1, label: "expect", location: scenario.expect.location ?? scenario.location,
                 assertions: assertions, startedAt: clock.now.offset, firstLine: backend.transcriptCount))
+    }
+
+    /// A background action nobody awaited that ended in an error would go unchecked: it fails the
+    /// run. One still running is the scenario's business (an app that must not finish starting).
+    private func unawaitedFailures() -> [AssertionResult] {
+        handles.sorted { $0.key < $1.key }.compactMap { handle, action in
+            guard case .error(let error)? = action.result else { return nil }
+            return AssertionResult(
+                label: "outcome of '\(handle)'", passed: false,
+                message: "'\(handle)' ended with an error and was never awaited; await it with the outcome it must have",
+                expected: "awaited", actual: error.compactText, location: action.call.location)
+        }
     }
 
     private func record(_ step: StepResult) {
