@@ -14,7 +14,7 @@ struct VacuousScenarioTests {
         ("empty-log", "an empty 'log' checks nothing"),
         ("empty-counts", "'counts' is empty and checks nothing"),
         ("counts-unknown-exchange", "'counts' names unknown exchange 'feeed'"),
-        ("checks-nothing", "the scenario checks nothing: it has no exchanges, no 'expect', no 'check' step and no invariants"),
+        ("checks-nothing", "the scenario checks nothing: no 'expect', no 'check' step, no invariant"),
     ]
 
     @Test(arguments: cases.map(\.file))

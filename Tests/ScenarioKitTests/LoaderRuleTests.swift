@@ -55,6 +55,19 @@ import Testing
         expectIssue(issues(steps: steps), containing: "handle 'bg' was already awaited")
     }
 
+    /// Steps whose unscripted requests fail the run check something; no steps, or both checks
+    /// relaxed, with nothing expected, check nothing.
+    @Test func aScenarioThatComparesNothingIsRefused() {
+        let nothing = "the scenario checks nothing"
+        #expect(Rules.issues(#"{"name": "n", "description": "d", "steps": []}"#).first?.hasPrefix(nothing) == true)
+        #expect(Rules.issues(#"{"name": "n", "description": "d", "steps": [{ "advance": "1s" }]}"#).isEmpty)
+        let relaxed = #"{"name": "n", "description": "d", "steps": [{ "advance": "1s" }], "relax": {"unmatchedRequests": true}"#
+        #expect(Rules.issues(relaxed + "}").first?.hasPrefix(nothing) == true)
+        let optional = #", "exchanges": [{ "request": { "path": "/a" }, "response": { "status": 200 }, "optional": true }]"#
+        #expect(Rules.issues(relaxed + optional + "}").first?.hasPrefix(nothing) == true)
+        #expect(Rules.issues(relaxed + optional.replacingOccurrences(of: #", "optional": true"#, with: "") + "}").isEmpty)
+    }
+
     @Test func anEmptyErrorCodeIsRefused() {
         expectIssue(
             issues(steps: #"{ "do": "fail", "with": { "code": "x" }, "expect": { "error": "" } }"#),

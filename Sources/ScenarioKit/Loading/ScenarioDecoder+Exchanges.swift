@@ -20,6 +20,7 @@ extension ScenarioDecoder {
         let exchangePath = JSONPath.appending(Self.exchangesPath, index: index)
         let id = node["id"]?.value.stringValue ?? "exchange-\(index + 1)"
         exchangeIds.append(id)
+        if node["optional"]?.value.boolValue != true { requiredExchanges += 1 }
         // Duplicate ids are reported where the second one is written (its id, or the exchange itself).
         let idLocation =
             node["id"].map { location($0, JSONPath.appending(exchangePath, key: "id")) } ?? location(node, exchangePath)

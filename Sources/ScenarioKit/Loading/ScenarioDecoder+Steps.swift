@@ -28,6 +28,7 @@ extension ScenarioDecoder {
             }
         }
         let groupChecks = node["group"]?.elements?.contains { $0["expect"] != nil } ?? false
+        stepCount += 1
         if node["expect"] != nil || node["check"] != nil || groupChecks { checkingSteps += 1 }
         if let step = decodeStep(node, at: stepPath), keepsElements { readSteps.append(step) }
     }

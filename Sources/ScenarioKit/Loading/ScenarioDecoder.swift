@@ -46,8 +46,11 @@ struct ScenarioDecoder {
     /// The exchanges and steps decoded as the parser read them.
     var readExchanges: [Exchange] = []
     var readSteps: [Step] = []
-    /// Steps read that compare something (an `expect`, a `check`), kept or not.
+    /// Steps read, those of them that compare something (an `expect`, a `check`), and exchanges
+    /// that must be used (not `optional`), kept or not.
+    var stepCount = 0
     var checkingSteps = 0
+    var requiredExchanges = 0
 
     /// A line and column: all a duplicate's message needs of the first one, for a fraction of
     /// a location's memory (a file can hold a hundred thousand ids).
@@ -124,11 +127,14 @@ struct ScenarioDecoder {
         }
         checkLaterReferences()
         let invariants = inheritedInvariants.filter { changes.off[$0.id] == nil } + changes.add
-        if issues.isEmpty, exchangeIds.isEmpty, checkingSteps == 0, top["expect"] == nil, invariants.isEmpty {
-            // Nothing scripted, nothing expected: it would pass whatever the app did.
+        // Besides what it expects, a scenario checks that the exchanges it needs are used, and that
+        // the steps it takes send nothing unscripted; with none of these it passes whatever the app did.
+        let checksTraffic =
+            (requiredExchanges > 0 && !relax.unusedExchanges) || (stepCount > 0 && !relax.unmatchedRequests)
+        if issues.isEmpty, !checksTraffic, checkingSteps == 0, top["expect"] == nil, invariants.isEmpty {
             report(
-                "the scenario checks nothing: it has no exchanges, no 'expect', no 'check' step and no invariants", root,
-                JSONPath.root, hint: "add what the app must end with, such as \"expect\": {\"requests\": {\"total\": 0}}")
+                "the scenario checks nothing: no 'expect', no 'check' step, no invariant, and no exchange or step whose requests are checked",
+                root, JSONPath.root, hint: "add what the app must end with, such as \"expect\": {\"requests\": {\"total\": 0}}")
         }
         guard issues.isEmpty, let name, let description else { return nil }
         var scenario = Scenario(
