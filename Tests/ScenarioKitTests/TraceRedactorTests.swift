@@ -211,4 +211,28 @@ import Testing
         for kept in ["4096", "12345", #""secrets":3"#] { #expect(counts.contains(kept), "\(kept) masked: \(counts)") }
         for masked in ["9182", "889911"] { #expect(!counts.contains(masked), "\(masked) left: \(counts)") }
     }
+
+    /// Markup's other shapes: codes of digits in a field or an element, unquoted attributes, CDATA,
+    /// a body led by a tab, a non-ASCII character as an entity; and what is not a credential there:
+    /// HTML's `<code>`, a cloud error's `<Code>`, a count in a query.
+    @Test func markupCodesAreFoundAndMarkupTextIsNot() {
+        let page =
+            "\t<html><form><input name=\"otp_code\" value=\"739451\"><input type=hidden name=csrf_token value=csrfUnq-Q81z></form>"
+            + "<p>See <code>/users/me/blocked</code></p><mfa_code>482913</mfa_code>"
+            + "<Error><Code>AccessDenied</Code><refresh_token><![CDATA[cdata-R3fresh-77]]></refresh_token></Error></html>"
+        let (text, _) = redactedText(
+            TraceRedactorTests.entry(
+                "POST", "https://h/users/me/blocked?max_tokens=4096",
+                body: #"{"password":"pässwort-Geheim1","status":"AccessDenied"}"#, responseHeaders: [("Content-Type", "text/html")],
+                response: page + "<p>p&#228;sswort-Geheim1</p>"))
+        for secret in ["739451", "482913", "csrfUnq-Q81z", "cdata-R3fresh-77", "p&#228;sswort-Geheim1"] {
+            #expect(!text.contains(secret), "\(secret) left: \(text)")
+        }
+        for kept in [
+            "https://h/users/me/blocked?max_tokens=4096", "<code>/users/me/blocked</code>", "<Code>AccessDenied</Code>",
+            #""status":"AccessDenied""#,
+        ] {
+            #expect(text.contains(kept), "\(kept) masked: \(text)")
+        }
+    }
 }

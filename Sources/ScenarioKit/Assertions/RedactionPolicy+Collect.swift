@@ -46,7 +46,9 @@ extension RedactionPolicy {
     /// strings held in JSON from going on for ever.
     public func collect(text: String, into found: inout Findings, depth: Int = 0) {
         for jwt in Self.jwtShaped(in: text) { found.add(jwt, .jwt) }
-        guard depth < 4, let first = text.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") }) else { return }
+        // What the text opens with, past white space and a byte order mark.
+        let leading: Set<UInt8> = [0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF]
+        guard depth < 4, let first = text.utf8.first(where: { !leading.contains($0) }) else { return }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let json = JSONValue.parse(Data(text.utf8)) {
             collect(json: json, into: &found, depth: depth)
         } else if first == UInt8(ascii: "-"), text.hasPrefix("--"),
@@ -88,7 +90,8 @@ extension RedactionPolicy {
     /// Values of credential names in query items (`?access_token=...`), decoded.
     public func collect(query items: [(name: String, value: String)], into found: inout Findings) {
         for item in items {
-            if isCredentialName(item.name) || Self.isQueryKey(name: item.name, value: item.value) {
+            if isCredentialName(item.name) && !isCount(item.value, under: item.name) || Self.isQueryKey(name: item.name, value: item.value)
+            {
                 found.add(item.value, Self.kind(forName: item.name))
             } else {
                 collect(text: item.value, into: &found, depth: 1)
@@ -108,10 +111,11 @@ extension RedactionPolicy {
                 return text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
             }
             let name = decode(parts[0])
-            if isCredentialName(name) {
-                found.add(decode(parts[1]), Self.kind(forName: name))
+            let value = decode(parts[1])
+            if isCredentialName(name), !isCount(value, under: name) {
+                found.add(value, Self.kind(forName: name))
             } else {
-                for jwt in Self.jwtShaped(in: decode(parts[1])) { found.add(jwt, .jwt) }
+                for jwt in Self.jwtShaped(in: value) { found.add(jwt, .jwt) }
             }
         }
     }

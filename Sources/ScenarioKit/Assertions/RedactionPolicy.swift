@@ -143,6 +143,11 @@ public struct RedactionPolicy: Sendable, Hashable {
         return key.hasSuffix("s") && !extraKeys.contains(key)
     }
 
+    /// Whether `value`, written as text under `name` (a query, a form), is such a count.
+    func isCount(_ value: String, under name: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } && holdsCounts(name)
+    }
+
     /// Whether every value under this name is secret (`tokens`, `credentials`, `secrets`).
     public func isContainerName(_ name: String) -> Bool {
         let key = Self.normalized(name)

@@ -28,18 +28,45 @@ extension SecretMasker {
     }
 
     /// Whether the digits before `start` are the value of a credential name: `"pin": "1234"`,
-    /// `code=1234`, `\"otp\":1234`.
+    /// `code=1234`, `\"otp\":1234`, `<otp>1234`, `<input name="otp" value="1234">`; not a count
+    /// under a plural (`"max_tokens": 4096`).
     func keyed(_ bytes: UnsafeBufferPointer<UInt8>, before start: Int) -> Bool {
         var at = start
         func skip(_ set: [UInt8]) { while at > 0, set.contains(bytes[at - 1]) { at -= 1 } }
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         skip([UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: " ")])
+        if at > 0, bytes[at - 1] == UInt8(ascii: ">"), let open = tagStart(in: bytes, before: at - 1) {
+            // An element's text: its tag's name.
+            var end = open + 1
+            while end < at - 1, Self.isNameByte(bytes[end]) { end += 1 }
+            let name = text(open + 1..<end)
+            return policy.isElementCredential(name) && !policy.holdsCounts(name)
+        }
         guard at > 0, bytes[at - 1] == UInt8(ascii: ":") || bytes[at - 1] == UInt8(ascii: "=") else { return false }
         at -= 1
         skip([UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"), UInt8(ascii: " ")])
         let end = at
         while at > 0, Self.isNameByte(bytes[at - 1]) { at -= 1 }
         guard end > at else { return false }
-        return policy.isCredentialName(String(decoding: UnsafeBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self))
+        let name = text(at..<end)
+        let lowered = name.lowercased()
+        if lowered == "value" || lowered == "content", let open = tagStart(in: bytes, before: at) {
+            // A form field's or meta tag's value: the field's name.
+            guard let field = RedactionPolicy.attributes(of: Substring(text(open..<at)))["name"] else { return false }
+            return policy.isCredentialName(field) && !policy.holdsCounts(field)
+        }
+        return policy.isCredentialName(name) && !policy.holdsCounts(name)
+    }
+
+    /// The `<` that opens the tag `offset` is inside of, within 4 KiB before it.
+    private func tagStart(in bytes: UnsafeBufferPointer<UInt8>, before offset: Int) -> Int? {
+        var at = offset
+        while at > max(0, offset - 4096) {
+            at -= 1
+            if bytes[at] == UInt8(ascii: ">") { return nil }
+            if bytes[at] == UInt8(ascii: "<") { return at }
+        }
+        return nil
     }
 
     static func isNameByte(_ byte: UInt8) -> Bool {

@@ -249,11 +249,13 @@ struct SecretMasker: Sendable {
             }
         }
         // An HTML entity (a server's HTML page, a report's markup): numeric for any character
-        // (`&#78;`, `&#x4e;`), named for those HTML escapes by name.
-        if here == UInt8(ascii: "&"), let (value, after) = numericEntity(in: bytes, at: position), value == UInt32(byte),
-            let end = match(tail, in: bytes, at: after)
-        {
-            return end
+        // (`&#78;`, `&#x4e;`, `&#228;` for the two bytes of `ä`), named for those HTML escapes by name.
+        if here == UInt8(ascii: "&"), let (value, after) = numericEntity(in: bytes, at: position) {
+            if value == UInt32(byte), let end = match(tail, in: bytes, at: after) { return end }
+            if value >= 0x80, let scalar = Unicode.Scalar(value) {
+                let encoded = Array(String(Character(scalar)).utf8)
+                if rest.starts(with: encoded), let end = match(rest.dropFirst(encoded.count), in: bytes, at: after) { return end }
+            }
         }
         if here == UInt8(ascii: "&"), let entities = htmlEntities[byte] {
             for entity in entities where position + entity.count <= count {
@@ -306,14 +308,14 @@ struct SecretMasker: Sendable {
         guard at < bytes.count, bytes[position + 1] == UInt8(ascii: "#") else { return nil }
         let hex = bytes[at] | 0x20 == UInt8(ascii: "x")
         if hex { at += 1 }
-        var value: UInt32 = 0
+        var value: UInt64 = 0
         let first = at
-        while at < bytes.count, at - first < 8, let digit = hex ? bytes[at].hexDigitValue : bytes[at].decimalDigitValue {
-            value = value * (hex ? 16 : 10) + UInt32(digit)
+        while at < bytes.count, at - first < 16, let digit = hex ? bytes[at].hexDigitValue : bytes[at].decimalDigitValue {
+            value = value * (hex ? 16 : 10) + UInt64(digit)
             at += 1
         }
-        guard at > first, at < bytes.count, bytes[at] == UInt8(ascii: ";") else { return nil }
-        return (value, at + 1)
+        guard at > first, at < bytes.count, bytes[at] == UInt8(ascii: ";"), value <= 0x10FFFF else { return nil }
+        return (UInt32(value), at + 1)
     }
 
     private static let shortEscapes: [UInt8: UInt8] = [

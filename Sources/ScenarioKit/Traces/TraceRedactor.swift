@@ -177,7 +177,9 @@ private struct Replacer {
                 JSONObject(
                     object.map { member -> (String, JSONValue) in
                         if isSecretName(member.key) {
-                            if case .number = member.value, let placeholder = placeholders[member.value.compactText] {
+                            if case .number = member.value, !policy.holdsCounts(member.key),
+                                let placeholder = placeholders[member.value.compactText]
+                            {
                                 return (member.key, .string(placeholder))
                             }
                             if case .string(let value) = member.value, let placeholder = placeholders[value] {
