@@ -70,8 +70,8 @@ public struct Scenario: Sendable {
     public static let defaultClockStart = Date(timeIntervalSince1970: 1_767_225_600)
 
     /// Seconds since 1970 a `given.clock.start` may name: 1900-01-01 to 2199-12-31. The runner
-    /// keeps the wall clock in nanoseconds since 1970 (an `Int64`, 1677 to 2262), with room for
-    /// the longest `advance` of a run.
+    /// keeps the wall clock in nanoseconds since 1970 (an `Int64`, 1677 to 2262): a start in this
+    /// range leaves room for decades of `advance`, and past 2262 the clock stays at its end.
     public static let clockStartRange: ClosedRange<Double> = -2_208_988_800...7_258_118_399
     /// 24 hours of virtual time.
     public static let defaultTimeLimit: Duration = .seconds(24 * 3600)

@@ -311,9 +311,12 @@ extension TraceImporter {
             do {
                 json = try JSONTextParser(data: Data(body.utf8), file: "").parseDocument().value
             } catch {
-                // Too deep for the parser is still JSON, and still too deep for an argument.
+                // Too deep for the parser and whole (not cut short by the capture) is still JSON,
+                // and still too deep for an argument.
                 json = nil
-                if error.message.hasPrefix("arrays and objects nest deeper") { throw tooDeep("more than \(JSONTextParser.maximumDepth)") }
+                if error.message.hasPrefix("arrays and objects nest deeper"), Self.closesEveryBracket(body) {
+                    throw tooDeep("more than \(JSONTextParser.maximumDepth)")
+                }
             }
             if let json {
                 guard json.depth <= Self.maximumBodyDepth else { throw tooDeep("\(json.depth)") }
@@ -328,6 +331,34 @@ extension TraceImporter {
                 "the request body nests \(levels) levels deep; a step's JSON argument may nest at most \(Self.maximumBodyDepth)",
                 hint: "leave this entry out of the export, or flatten its body")
         }
+    }
+
+    /// Whether every `[` and `{` outside strings is closed, in order: a deep body the capture
+    /// kept whole, not one it cut short.
+    static func closesEveryBracket(_ text: String) -> Bool {
+        var open: [UInt8] = []
+        var inString = false
+        var escaped = false
+        for byte in text.utf8 {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["): open.append(UInt8(ascii: "]"))
+            case UInt8(ascii: "{"): open.append(UInt8(ascii: "}"))
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): guard open.popLast() == byte else { return false }
+            default: break
+            }
+        }
+        return open.isEmpty && !inString
     }
 
     /// A success the trace shows (the last answer of the call, after any retry) is expected again.
