@@ -212,6 +212,31 @@ import Testing
         for masked in ["9182", "889911"] { #expect(!counts.contains(masked), "\(masked) left: \(counts)") }
     }
 
+    /// Names and shapes of real apps: a Rails or WordPress form, one-time codes by other names,
+    /// PKCE and device flow, a second cookie of a comma-joined `Set-Cookie`, a SOAP password with
+    /// spaces; and what they are not: a UUID in a path, an error code in snake case.
+    @Test func realFormsCodesAndCookiesAreFoundAndIdsAreNot() {
+        let order = "3f2b8c1e-9a4d-4e7f-b2c1-7d8e9f0a1b2c"
+        let (text, _) = redactedText(
+            TraceRedactorTests.entry(
+                "POST", "https://h/v1/orders/\(order)",
+                body: "user%5Bemail%5D=a%40b.c&user%5Bpassword%5D=Rails-Pw-2024&pwd=Wp-Pass-99&code_verifier=pkce-V3rifier-0123456789",
+                responseHeaders: [
+                    ("Set-Cookie", "a=first-cookie-1; path=/, remember_user_token=rememb3r-T0ken-9; expires=Wed, 21 Oct 2026 07:28:00 GMT")
+                ],
+                response: #"{"two_factor_code":"551177","device_code":"dev-C0de-4455","code":"card_declined","id":"\#(order)"}"#))
+        for secret in ["Rails-Pw-2024", "Wp-Pass-99", "pkce-V3rifier-0123456789", "rememb3r-T0ken-9", "551177", "dev-C0de-4455"] {
+            #expect(!text.contains(secret), "\(secret) left: \(text)")
+        }
+        let (soap, _) = redactedText(
+            TraceRedactorTests.entry(
+                "POST", "https://h/soap", response: "<Envelope><wsse:Password>Winter is Coming 42</wsse:Password></Envelope>"))
+        #expect(!soap.contains("Winter is Coming 42"), "\(soap)")
+        for kept in ["https://h/v1/orders/\(order)", #""code":"card_declined""#, #""id":"\#(order)""#] {
+            #expect(text.contains(kept), "\(kept) masked: \(text)")
+        }
+    }
+
     /// Markup's other shapes: codes of digits in a field or an element, unquoted attributes, CDATA,
     /// a body led by a tab, a non-ASCII character as an entity; and what is not a credential there:
     /// HTML's `<code>`, a cloud error's `<Code>`, a count in a query.

@@ -142,6 +142,25 @@ extension RedactionPolicy {
         }
     }
 
+    /// The cookies of one `Set-Cookie` line that joins several with commas (`a=1; Path=/, b=2`):
+    /// a comma starts a new cookie when a `name=` follows it; the comma of an `Expires` date does not.
+    static func joinedCookies(in line: Substring) -> [Substring] {
+        var cookies: [Substring] = []
+        var start = line.startIndex
+        var at = line.startIndex
+        while let comma = line[at...].firstIndex(of: ",") {
+            let rest = line[line.index(after: comma)...].drop { $0 == " " }
+            let name = rest.prefix { $0 != "=" && $0 != ";" && $0 != "," && $0 != " " }
+            if !name.isEmpty, rest.dropFirst(name.count).first == "=" {
+                cookies.append(line[start..<comma])
+                start = rest.startIndex
+            }
+            at = line.index(after: comma)
+        }
+        cookies.append(line[start...])
+        return cookies
+    }
+
     /// Cookie values shorter than this are preferences (`theme=dark`), not credentials.
     static let minimumCookieLength = 8
 
@@ -204,7 +223,9 @@ extension RedactionPolicy {
             // Only each cookie's own value: attributes such as Path are not secret. Browsers'
             // exports join several `Set-Cookie`s in one value, a line each.
             for line in value.split(whereSeparator: \.isNewline) {
-                if let first = line.split(separator: ";").first { addCookie(first, into: &found) }
+                for cookie in Self.joinedCookies(in: line) {
+                    if let first = cookie.split(separator: ";").first { addCookie(first, into: &found) }
+                }
             }
         case .key:
             found.add(value, .apiKey)
@@ -268,6 +289,13 @@ extension RedactionPolicy {
         "magiclink", "magiclinks", "unsubscribe", "token", "tokens", "apikeys", "secrets", "signin", "login", "recover", "recovery",
     ]
 
+    /// `8-4-4-4-12` hexadecimal digits (a file extension after it allowed): a resource's id.
+    static func isUUID(_ segment: String) -> Bool {
+        let stem = segment.split(separator: ".", maxSplits: 1).first ?? Substring(segment)
+        let groups = stem.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+
     /// The secret segments of a URL path: see the type's rule.
     public func collect(path: String, into found: inout Findings) {
         let path = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
@@ -284,7 +312,8 @@ extension RedactionPolicy {
             guard segment.utf8.count >= 8 else { continue }
             let hasDigit = segment.contains(where: \.isNumber)
             let hasLetter = segment.contains(where: \.isLetter)
-            if segment.count >= 24, hasDigit, hasLetter {
+            let afterRoute = index > 0 && Self.credentialRoutes.contains(Self.normalized(segments[index - 1]))
+            if segment.count >= 24, hasDigit, hasLetter, afterRoute || !Self.isUUID(segment) {
                 found.add(segment, .token)
             } else if index > 0, segment.count >= 8, hasLetter, Self.credentialRoutes.contains(Self.normalized(segments[index - 1])),
                 hasDigit || (segment.contains(where: \.isUppercase) && segment.contains(where: \.isLowercase))

@@ -13,7 +13,9 @@ extension RedactionPolicy {
             else { continue }
             let name = String(text[nameRange])
             let value = Self.decoded(text[valueRange].trimmingCharacters(in: .whitespacesAndNewlines))
-            if isElementCredential(name), Self.isTokenLike(value), !Self.isConstant(value, under: name) {
+            if isElementCredential(name), Self.isTokenLike(value) || Self.kind(forName: name) == .password && !value.isEmpty,
+                !Self.isConstant(value, under: name)
+            {
                 found.add(value, Self.kind(forName: name))
             }
         }

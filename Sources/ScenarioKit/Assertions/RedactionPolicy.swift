@@ -88,7 +88,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     static let exactNames: Set<String> = [
         "code", "otp", "pin", "pincode", "sid", "jwt", "cookie", "setcookie", "authorization", "proxyauthorization",
         "sessionid", "apikey", "xapikey", "privatekey", "clientsecret", "signature", "credentials", "passcode", "bearer",
-        "sig", "jscode",
+        "sig", "jscode", "pwd", "pass", "samlresponse",
     ]
 
     /// Last words that make a name a credential (`auth_token`, `current_password`, `api_secret`).
@@ -97,6 +97,7 @@ public struct RedactionPolicy: Sendable, Hashable {
         "otpcode", "authcode", "verificationcode", "smscode", "resetcode", "credential", "bearer", "passcode", "pincode", "jwt",
         "signature", "cookie", "sessionkey", "jsapiticket", "serviceticket", "accesskey", "secretkey", "clientkey",
         "subscriptionkey", "appkey", "mfacode", "confirmationcode", "securitycode", "logincode", "onetimecode",
+        "verifier", "devicecode", "factorcode", "2facode", "tfacode", "emailcode", "backupcode", "recoverycode",
     ]
 
     /// Words after a credential word that still name the credential's value.
@@ -110,7 +111,12 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     /// A name as secret names are compared: lower case, without `_`, `-` and `.`.
     public static func normalized(_ name: String) -> String {
-        name.lowercased().filter { $0 != "_" && $0 != "-" && $0 != "." }
+        // `user[password]`, `credentials[pin]`: a nested form field is named by its last bracket.
+        var name = Substring(name)
+        if name.hasSuffix("]"), let open = name.lastIndex(of: "["), name.index(after: open) < name.index(before: name.endIndex) {
+            name = name[name.index(after: open)..<name.index(before: name.endIndex)]
+        }
+        return name.lowercased().filter { $0 != "_" && $0 != "-" && $0 != "." }
     }
 
     /// Whether the value of this name is a credential (`access_token`, `password`, `pin`,
@@ -168,7 +174,9 @@ public struct RedactionPolicy: Sendable, Hashable {
     static func isConstant(_ value: String, under name: String) -> Bool {
         guard normalized(name) == "code" else { return false }
         let capitals = value.utf8.allSatisfy { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 == UInt8(ascii: "_") }
-        return capitals && (value.utf8.contains(UInt8(ascii: "_")) || value.utf8.count > 8)
+        // `card_declined`, `rate_limit_exceeded`: lower-case words joined by underscores name an error.
+        let snake = value.utf8.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || $0 == UInt8(ascii: "_") }
+        return (capitals || snake) && (value.utf8.contains(UInt8(ascii: "_")) || capitals && value.utf8.count > 8)
     }
 
     /// The kind a secret found under this name has.
