@@ -59,3 +59,31 @@ import Testing
         #expect(!result.failureText.contains(Self.token), "\(result.failureText)")
     }
 }
+
+/// Where an escape begins, only the needles whose first byte it may stand for are tried: what each
+/// escape may stand for, and that a secret escaped from its first byte on is still found.
+@Suite struct EscapedFirstByteTests {
+    private func bytes(_ text: String) -> [UInt8] {
+        Array(text.utf8).withUnsafeBufferPointer { SecretMasker.escapedBytes(at: 0, in: $0) }
+    }
+
+    @Test func eachEscapeNamesTheBytesItMayStandFor() {
+        #expect(bytes("%2F") == [UInt8(ascii: "/")])
+        #expect(bytes("%252F") == [UInt8(ascii: "%"), UInt8(ascii: "/")])
+        #expect(bytes("&#x4e;") == [UInt8(ascii: "N")])
+        #expect(bytes("&#228;") == [0xC3])
+        #expect(bytes("&amp;") == [UInt8(ascii: "&")])
+        #expect(bytes(#"\u0041"#) == [UInt8(ascii: "A")])
+        #expect(bytes(#"\\\""#) == [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        #expect(bytes("+") == [UInt8(ascii: " ")])
+        #expect(bytes("&nbsp;").isEmpty)
+    }
+
+    @Test func aSecretEscapedFromItsFirstByteIsMasked() {
+        let masker = SecretMasker([(secret: "Tok-Q81zXv", mask: "‹m›"), (secret: "other-Secret-1", mask: "‹o›")])
+        for written in ["%54ok-Q81zXv", "&#84;ok-Q81zXv", "&#x54;&#x6f;k-Q81zXv", #"\u0054ok-Q81zXv"#, "a&amp;b %2554ok-Q81zXv"] {
+            #expect(masker.mask(written).contains("‹m›"), "\(written)")
+        }
+        #expect(masker.mask("a&amp;b and 100%25 of &lt;it&gt;") == "a&amp;b and 100%25 of &lt;it&gt;")
+    }
+}

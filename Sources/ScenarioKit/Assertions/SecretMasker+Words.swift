@@ -130,3 +130,80 @@ extension SecretMasker {
         character.isLetter || character.isNumber || character == "_" || character == "-" || character == "."
     }
 }
+
+/// Which bytes an escape may stand for, to pick the needles worth trying where one begins.
+extension SecretMasker {
+    /// The bytes the escape at `offset` may stand for (several where it reads more than one way:
+    /// `%252F` is `%` or, escaped twice, `/`); the first byte of a character beyond ASCII.
+    static func escapedBytes(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let count = bytes.count
+        func at(_ index: Int) -> UInt8? { index < count ? bytes[index] : nil }
+        switch bytes[offset] {
+        case UInt8(ascii: "+"): return [UInt8(ascii: " ")]
+        case UInt8(ascii: "%"):
+            var found: [UInt8] = []
+            var index = offset + 1
+            while let high = at(index)?.hexDigitValue, let low = at(index + 1)?.hexDigitValue, found.count < 4 {
+                found.append(high << 4 | low)
+                guard high << 4 | low == UInt8(ascii: "%") else { break }
+                index += 2
+            }
+            return found
+        case UInt8(ascii: "&"):
+            if at(offset + 1) == UInt8(ascii: "#") {
+                var index = offset + 2
+                let hex = (at(index) ?? 0) | 0x20 == UInt8(ascii: "x")
+                if hex { index += 1 }
+                var value: UInt32 = 0
+                let first = index
+                while index - first < 8, let digit = hex ? at(index)?.hexDigitValue : at(index)?.decimalDigitValue {
+                    value = value * (hex ? 16 : 10) + UInt32(digit)
+                    index += 1
+                }
+                guard index > first, let scalar = Unicode.Scalar(value) else { return [] }
+                return [String(Character(scalar)).utf8.first ?? 0]
+            }
+            let named: [(String, UInt8)] = [("amp;", 0x26), ("quot;", 0x22), ("apos;", 0x27), ("lt;", 0x3C), ("gt;", 0x3E)]
+            return named.filter { name, _ in name.utf8.enumerated().allSatisfy { at(offset + 1 + $0.offset) == $0.element } }.map(\.1)
+        case UInt8(ascii: "\\"):
+            var index = offset
+            while at(index) == UInt8(ascii: "\\") { index += 1 }
+            var found: [UInt8] = index - offset >= 2 ? [UInt8(ascii: "\\")] : []
+            switch at(index) {
+            case UInt8(ascii: "\""), UInt8(ascii: "/"): found.append(bytes[index])
+            case UInt8(ascii: "n"): found.append(UInt8(ascii: "\n"))
+            case UInt8(ascii: "r"): found.append(UInt8(ascii: "\r"))
+            case UInt8(ascii: "t"): found.append(UInt8(ascii: "\t"))
+            case UInt8(ascii: "u"):
+                if at(index + 1) == UInt8(ascii: "0"), at(index + 2) == UInt8(ascii: "0"), let high = at(index + 3)?.hexDigitValue,
+                    let low = at(index + 4)?.hexDigitValue
+                {
+                    found.append(high << 4 | low)
+                }
+            default: break
+            }
+            return found
+        default: return []
+        }
+    }
+
+    /// Two lists of needle indices, each ascending (longest needles first), as one.
+    static func merged(_ first: [Int], _ second: [Int]) -> [Int] {
+        guard !second.isEmpty else { return first }
+        guard !first.isEmpty else { return second }
+        var result: [Int] = []
+        result.reserveCapacity(first.count + second.count)
+        var (i, j) = (0, 0)
+        while i < first.count || j < second.count {
+            if j == second.count || (i < first.count && first[i] < second[j]) {
+                result.append(first[i])
+                i += 1
+            } else {
+                if i < first.count, first[i] == second[j] { i += 1 }
+                result.append(second[j])
+                j += 1
+            }
+        }
+        return result
+    }
+}

@@ -129,12 +129,12 @@ struct SecretMasker: Sendable {
         return forms
     }
 
+    /// The bytes a needle's match may begin with as written (a space also as `+`); an escaped
+    /// first byte is found by what the escape stands for (``escapedBytes(at:in:)``).
     private static func firstBytes(of needle: Needle) -> [UInt8] {
         guard let first = needle.bytes.first else { return [] }
-        guard needle.escapes else { return [first] }
-        var bytes: [UInt8] = [first, UInt8(ascii: "%"), UInt8(ascii: "\\"), UInt8(ascii: "&")]
-        if first == UInt8(ascii: " ") { bytes.append(UInt8(ascii: "+")) }
-        return bytes
+        guard needle.escapes, first == UInt8(ascii: " ") else { return [first] }
+        return [first, UInt8(ascii: "+")]
     }
 
     /// Bytes that may begin an escaped form of a needle byte (`%`, `\`, `&`, `+` for a space).
@@ -174,6 +174,10 @@ struct SecretMasker: Sendable {
                         candidates =
                             starts[Int(here)].isEmpty
                             ? noCandidates : pairs[UInt16(here) << 8 | UInt16(bytes[index + 1]), default: noCandidates]
+                    } else if Self.escapeStarts[Int(here)] {
+                        // Only needles whose first byte this escape may stand for: trying every
+                        // needle at each `&amp;` or `%20` of a page made masking quadratic.
+                        candidates = Self.escapedBytes(at: index, in: bytes).reduce(starts[Int(here)]) { Self.merged($0, starts[Int($1)]) }
                     } else {
                         candidates = starts[Int(here)]
                     }
