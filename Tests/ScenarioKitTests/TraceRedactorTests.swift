@@ -237,6 +237,33 @@ import Testing
         }
     }
 
+    /// Secrets in free text (a GraphQL query, a page's script and attributes, a key by its
+    /// prefix, a password escaped beyond ASCII) and what is not one: an API's error number, a
+    /// header about a credential, a preference cookie, a page's cursor, a message.
+    @Test func literalsShapesAndEscapesAreFoundAndTheirNeighboursAreNot() {
+        let query = #"{"query":"mutation { login(email: \"a@b.c\", password: \"Gql-Pw-4417\") }"}"#
+        let page =
+            #"<html><body data-csrf="dataCsrf-8812xz"><script>window.App = {csrfToken: "jsCsrf-5521qq"};</script>"#
+            + #"<script id="__NEXT_DATA__" type="application/json">{"props":{"accessToken":"next-Acc3ss-0099"}}</script></html>"#
+        let (text, _) = redactedText(
+            TraceRedactorTests.entry(
+                "POST", "https://h/graphql", headers: [("X-OAuth-Scopes", "repo, read:org"), ("X-Token-TTL", "3600s")], body: query,
+                responseHeaders: [("Set-Cookie", "tz=Europe%2FBerlin"), ("Content-Type", "text/html")], response: page))
+        for secret in ["Gql-Pw-4417", "dataCsrf-8812xz", "jsCsrf-5521qq", "next-Acc3ss-0099"] {
+            #expect(!text.contains(secret), "\(secret) left: \(text)")
+        }
+        for kept in ["repo, read:org", "3600s", "tz=Europe%2FBerlin", "a@b.c"] { #expect(text.contains(kept), "\(kept) masked: \(text)") }
+
+        let (api, _) = redactedText(
+            TraceRedactorTests.entry(
+                "POST", "https://h/pay", body: #"{"stripe_key":"sk_live_51HxAbCdEfGhIjKlMnOp","password":"P\u00e4ssw\u00f6rt#2024"}"#,
+                response:
+                    #"{"code":40101,"msg":"token: \"expired\"","nextPageToken":"CAoQAA","body":"{\"pw\":\"P\\u00e4ssw\\u00f6rt#2024\"}"}"#))
+        #expect(!api.contains("sk_live_51HxAbCdEfGhIjKlMnOp"), "\(api)")
+        #expect(!api.contains(#"P\\u00e4ssw\\u00f6rt#2024"#), "\(api)")
+        for kept in [#""code":40101"#, "expired", "CAoQAA"] { #expect(api.contains(kept), "\(kept) masked: \(api)") }
+    }
+
     /// Markup's other shapes: codes of digits in a field or an element, unquoted attributes, CDATA,
     /// a body led by a tab, a non-ASCII character as an entity; and what is not a credential there:
     /// HTML's `<code>`, a cloud error's `<Code>`, a count in a query.

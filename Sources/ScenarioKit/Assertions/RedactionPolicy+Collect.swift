@@ -17,8 +17,10 @@ extension RedactionPolicy {
                         // A password is secret whole; an authorization-like value also by its parts.
                         found.add(text, kind)
                         for part in Self.credentials(in: text) { found.add(part, kind) }
-                    // A numeric one-time code; under a plural (`max_tokens`, `secrets`), a count.
-                    case .number where !holdsCounts(key): found.add(member.compactText, kind)
+                    // A numeric one-time code; under a plural (`max_tokens`, `secrets`) a count, and
+                    // beside a message (`{"code": 40101, "msg": …}`) the API's error number.
+                    case .number where !holdsCounts(key) && !Self.isEnvelopeCode(key, in: object):
+                        found.add(member.compactText, kind)
                     case .object, .array: collectLeaves(member, kind: kind, into: &found)
                     default: break
                     }
@@ -46,6 +48,7 @@ extension RedactionPolicy {
     /// strings held in JSON from going on for ever.
     public func collect(text: String, into found: inout Findings, depth: Int = 0) {
         for jwt in Self.jwtShaped(in: text) { found.add(jwt, .jwt) }
+        for key in Self.keyShaped(in: text) { found.add(key, .apiKey) }
         // What the text opens with, past white space and a byte order mark.
         let leading: Set<UInt8> = [0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF]
         guard depth < 4, let first = text.utf8.first(where: { !leading.contains($0) }) else { return }
@@ -59,6 +62,8 @@ extension RedactionPolicy {
             collect(markup: text, into: &found)
         } else if Self.looksLikeForm(text) {
             collect(form: text, into: &found)
+        } else {
+            collect(literals: text, into: &found)
         }
     }
 
@@ -174,7 +179,17 @@ extension RedactionPolicy {
     /// sends (`WWW-Authenticate: Bearer realm="api"`).
     private static func namesWithoutHolding(_ key: String) -> Bool {
         key.hasPrefix("accesscontrol") || key == "vary" || key == "wwwauthenticate" || key == "proxyauthenticate"
+            || aboutACredential.contains { key.hasSuffix($0) }
     }
+
+    /// Last words of a header that tells something about a credential, not the credential itself
+    /// (`X-OAuth-Scopes`, `X-Session-Expires`, `X-Token-TTL`).
+    private static let aboutACredential = ["scopes", "scope", "expires", "expiry", "expiresat", "ttl", "timestamp", "date", "type"]
+
+    /// Cookies that keep a preference or an analytics id, whatever their length.
+    private static let preferenceCookies: Set<String> = [
+        "tz", "timezone", "consent", "cookieconsent", "locale", "lang", "language", "theme", "currency", "country", "ga", "gid", "gat",
+    ]
 
     /// Headers whose value is a URL: its query and fragment are looked into as a query is
     /// (`Location: myapp://cb#access_token=…`).
@@ -241,7 +256,9 @@ extension RedactionPolicy {
     /// percent-decoded: cookies often carry text encoded.
     private func addCookie(_ pair: Substring, into found: inout Findings) {
         let parts = pair.split(separator: "=", maxSplits: 1)
-        guard parts.count == 2, parts[1].count >= Self.minimumCookieLength else { return }
+        guard parts.count == 2, parts[1].count >= Self.minimumCookieLength,
+            !Self.preferenceCookies.contains(Self.normalized(parts[0].trimmingCharacters(in: .whitespaces)))
+        else { return }
         let value = String(parts[1]).trimmingCharacters(in: .whitespaces)
         found.add(value, .cookie)
         if value.utf8.contains(UInt8(ascii: "%")), let decoded = value.removingPercentEncoding, decoded != value {

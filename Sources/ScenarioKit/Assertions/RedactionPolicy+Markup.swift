@@ -27,6 +27,8 @@ extension RedactionPolicy {
             else { continue }
             found.add(value, Self.kind(forName: name))
         }
+        // Scripts and attributes: `window.App = {csrfToken: "…"}`, `<body data-csrf="…">`, a page's JSON data.
+        collect(literals: text, into: &found)
     }
 
     /// Whether an element of this name holds a credential: HTML's `<code>` and the `<Code>` of

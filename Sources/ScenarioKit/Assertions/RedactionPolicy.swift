@@ -134,6 +134,8 @@ public struct RedactionPolicy: Sendable, Hashable {
         let key = Self.normalized(name)
         guard !key.isEmpty else { return false }
         if Self.exactNames.contains(key) || extraKeys.contains(key) || Self.containerNames.contains(key) { return true }
+        // A page's cursor, not a credential (`nextPageToken`, `continuationToken`).
+        if key.hasSuffix("pagetoken") || key == "continuationtoken" { return false }
         var stem = Substring(key)
         if let qualifier = Self.qualifiers.first(where: { stem.hasSuffix($0) && stem.count > $0.count }) {
             stem = stem.dropLast(qualifier.count)
@@ -177,6 +179,13 @@ public struct RedactionPolicy: Sendable, Hashable {
         // `card_declined`, `rate_limit_exceeded`: lower-case words joined by underscores name an error.
         let snake = value.utf8.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || $0 == UInt8(ascii: "_") }
         return (capitals || snake) && (value.utf8.contains(UInt8(ascii: "_")) || capitals && value.utf8.count > 8)
+    }
+
+    /// Whether a number under `code` sits beside a message: the API's error number
+    /// (`{"code": 40101, "msg": "token expired"}`), not a one-time code.
+    static func isEnvelopeCode(_ key: String, in object: JSONObject) -> Bool {
+        normalized(key) == "code"
+            && object.contains { ["msg", "message", "errmsg", "error", "errormessage", "success"].contains(normalized($0.key)) }
     }
 
     /// The kind a secret found under this name has.

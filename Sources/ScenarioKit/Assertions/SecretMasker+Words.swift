@@ -175,11 +175,7 @@ extension SecretMasker {
             case UInt8(ascii: "r"): found.append(UInt8(ascii: "\r"))
             case UInt8(ascii: "t"): found.append(UInt8(ascii: "\t"))
             case UInt8(ascii: "u"):
-                if at(index + 1) == UInt8(ascii: "0"), at(index + 2) == UInt8(ascii: "0"), let high = at(index + 3)?.hexDigitValue,
-                    let low = at(index + 4)?.hexDigitValue
-                {
-                    found.append(high << 4 | low)
-                }
+                if let (scalar, _) = unicodeEscape(in: bytes, at: index) { found.append(String(Character(scalar)).utf8.first ?? 0) }
             default: break
             }
             return found

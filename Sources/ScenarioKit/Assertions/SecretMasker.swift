@@ -295,6 +295,11 @@ struct SecretMasker: Sendable {
                 {
                     return end
                 }
+                // A character beyond ASCII (`\u00e4`, a surrogate pair): the bytes of its UTF-8.
+                if next == UInt8(ascii: "u"), byte >= 0x80, let (scalar, after) = Self.unicodeEscape(in: bytes, at: at) {
+                    let encoded = Array(String(Character(scalar)).utf8)
+                    if rest.starts(with: encoded), let end = match(rest.dropFirst(encoded.count), in: bytes, at: after) { return end }
+                }
             }
         }
         return nil
@@ -304,6 +309,28 @@ struct SecretMasker: Sendable {
         UInt8(ascii: "&"): [Array("&amp;".utf8)], UInt8(ascii: "\""): [Array("&quot;".utf8)],
         UInt8(ascii: "'"): [Array("&apos;".utf8)], UInt8(ascii: "<"): [Array("&lt;".utf8)], UInt8(ascii: ">"): [Array("&gt;".utf8)],
     ]
+
+    /// The character a `\uXXXX` escape at `position` (on its `u`) stands for, joining a surrogate
+    /// pair, and where it ends.
+    static func unicodeEscape(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> (Unicode.Scalar, Int)? {
+        func unit(at offset: Int) -> UInt32? {
+            guard offset + 4 < bytes.count, bytes[offset] == UInt8(ascii: "u") else { return nil }
+            var value: UInt32 = 0
+            for index in offset + 1...offset + 4 {
+                guard let digit = bytes[index].hexDigitValue else { return nil }
+                value = value << 4 | UInt32(digit)
+            }
+            return value
+        }
+        guard let first = unit(at: position) else { return nil }
+        if (0xD800...0xDBFF).contains(first) {
+            guard position + 6 < bytes.count, bytes[position + 5] == UInt8(ascii: "\\"), let second = unit(at: position + 6),
+                (0xDC00...0xDFFF).contains(second), let scalar = Unicode.Scalar(0x10000 + (first - 0xD800) << 10 + (second - 0xDC00))
+            else { return nil }
+            return (scalar, position + 11)
+        }
+        return Unicode.Scalar(first).map { ($0, position + 5) }
+    }
 
     /// The character a numeric entity at `position` (`&#78;`, `&#x4E;`, leading zeros allowed)
     /// stands for, and where it ends.
