@@ -271,96 +271,6 @@ extension TraceImporter {
         return ["check": ["requests": ["counts": .object(counts)]]]
     }
 
-    /// The action a step item becomes, and its arguments. A dedicated action is claimed only
-    /// when it sends this request as captured: a JSON body with each argument as a string;
-    /// otherwise the entry is a plain request.
-    private func call(_ item: Item, action: String, file: String, summary: inout Summary) throws(Failure) -> (
-        action: String, arguments: JSONValue
-    ) {
-        if let dedicated = dedicatedCall(item) { return dedicated }
-        if spec.actionRules.contains(where: { $0.route.matches(method: item.entry.request.method, path: item.path) }) {
-            summary.plainInsteadOfAction += 1
-        }
-        return (action, try requestArguments(item, file: file))
-    }
-
-    /// The dedicated action that sends `item` as captured, if one does.
-    private func dedicatedCall(_ item: Item) -> (action: String, arguments: JSONValue)? {
-        let method = item.entry.request.method
-        guard let rule = spec.actionRules.first(where: { $0.route.matches(method: method, path: item.path) }) else { return nil }
-        let body = item.entry.request.body.flatMap { JSONValue.parse(Data($0.utf8)) }
-        var arguments = JSONObject()
-        guard rule.arguments.isEmpty || body?.objectValue != nil else { return nil }
-        for (argument, member) in rule.arguments.sorted(by: { $0.key < $1.key }) {
-            guard let value = body?[member], case .string = value else { return nil }
-            arguments[argument] = value
-        }
-        return (rule.action, .object(arguments))
-    }
-
-    private func requestArguments(_ item: Item, file: String) throws(Failure) -> JSONValue {
-        var arguments: JSONObject = [:]
-        if item.entry.request.method != "GET" { arguments["method"] = .string(item.entry.request.method) }
-        arguments["path"] = .string(decodedPath(item.path))
-        if !item.query.isEmpty {
-            var countedWithItsExchange = Summary()
-            arguments["query"] = queryObject(item.query, summary: &countedWithItsExchange)
-        }
-        if let body = item.entry.request.body, !body.isEmpty {
-            let json: JSONValue?
-            do {
-                json = try JSONTextParser(data: Data(body.utf8), file: "").parseDocument().value
-            } catch {
-                // Too deep for the parser and whole (not cut short by the capture) is still JSON,
-                // and still too deep for an argument.
-                json = nil
-                if error.message.hasPrefix("arrays and objects nest deeper"), Self.closesEveryBracket(body) {
-                    throw tooDeep("more than \(JSONTextParser.maximumDepth)")
-                }
-            }
-            if let json {
-                guard json.depth <= Self.maximumBodyDepth else { throw tooDeep("\(json.depth)") }
-                arguments["json"] = json
-            }
-        }
-        return .object(arguments)
-
-        func tooDeep(_ levels: String) -> Failure {
-            Failure(
-                file: file, entry: item.entry, index: item.index, at: ".request.postData.text",
-                "the request body nests \(levels) levels deep; a step's JSON argument may nest at most \(Self.maximumBodyDepth)",
-                hint: "leave this entry out of the export, or flatten its body")
-        }
-    }
-
-    /// Whether every `[` and `{` outside strings is closed, in order: a deep body the capture
-    /// kept whole, not one it cut short.
-    static func closesEveryBracket(_ text: String) -> Bool {
-        var open: [UInt8] = []
-        var inString = false
-        var escaped = false
-        for byte in text.utf8 {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["): open.append(UInt8(ascii: "]"))
-            case UInt8(ascii: "{"): open.append(UInt8(ascii: "}"))
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): guard open.popLast() == byte else { return false }
-            default: break
-            }
-        }
-        return open.isEmpty && !inString
-    }
-
     /// A success the trace shows (the last answer of the call, after any retry) is expected again.
     private func outcome(_ items: [Item], for position: Int) -> JSONValue? {
         let key = items[position].callKey
@@ -376,7 +286,7 @@ extension TraceImporter {
 
     /// The path as the stack writes it; kept percent-encoded where decoding would make it something
     /// a scenario path cannot be (a `?` or `#` inside it).
-    private func decodedPath(_ path: String) -> String {
+    func decodedPath(_ path: String) -> String {
         // Without an escape there is nothing to decode, and the path came from a URL's path.
         guard path.utf8.contains(UInt8(ascii: "%")) else { return path }
         guard let decoded = path.removingPercentEncoding, !decoded.utf8.contains(UInt8(ascii: "?")),
@@ -388,7 +298,7 @@ extension TraceImporter {
     }
 
     /// A query as a scenario writes it: an object, so a repeated name keeps its first value (counted).
-    private func queryObject(_ query: [(name: String, value: String)], summary: inout Summary) -> JSONValue {
+    func queryObject(_ query: [(name: String, value: String)], summary: inout Summary) -> JSONValue {
         var object = JSONObject()
         for item in query {
             if object[item.name] == nil { object[item.name] = .string(item.value) } else { summary.repeatedNamesKeptOnce += 1 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// How deeply a JSON text nests, found without parsing it.
 ///
@@ -12,29 +13,6 @@ enum JSONNesting {
     /// Whether `data` opens more than `limit` arrays or objects inside each other. Brackets
     /// inside strings do not count; the text need not be valid JSON.
     static func isTooDeep(_ data: Data, limit: Int = limit) -> Bool {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in data {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > limit { return true }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
-        return false
+        JSONBrackets.scan(data, stoppingAbove: limit).deepest > limit
     }
 }
