@@ -150,21 +150,12 @@ extension SecretMasker {
             }
             return found
         case UInt8(ascii: "&"):
-            if at(offset + 1) == UInt8(ascii: "#") {
-                var index = offset + 2
-                let hex = (at(index) ?? 0) | 0x20 == UInt8(ascii: "x")
-                if hex { index += 1 }
-                var value: UInt32 = 0
-                let first = index
-                while index - first < 8, let digit = hex ? at(index)?.hexDigitValue : at(index)?.decimalDigitValue {
-                    value = value * (hex ? 16 : 10) + UInt32(digit)
-                    index += 1
-                }
-                guard index > first, let scalar = Unicode.Scalar(value) else { return [] }
+            if let (value, _) = numericEntity(in: bytes, at: offset), let scalar = Unicode.Scalar(value) {
                 return [String(Character(scalar)).utf8.first ?? 0]
             }
-            let named: [(String, UInt8)] = [("amp;", 0x26), ("quot;", 0x22), ("apos;", 0x27), ("lt;", 0x3C), ("gt;", 0x3E)]
-            return named.filter { name, _ in name.utf8.enumerated().allSatisfy { at(offset + 1 + $0.offset) == $0.element } }.map(\.1)
+            return htmlEntities.compactMap { byte, entities in
+                entities.contains { $0.enumerated().allSatisfy { at(offset + $0.offset) == $0.element } } ? byte : nil
+            }
         case UInt8(ascii: "\\"):
             var index = offset
             while at(index) == UInt8(ascii: "\\") { index += 1 }

@@ -305,7 +305,7 @@ struct SecretMasker: Sendable {
         return nil
     }
 
-    private static let htmlEntities: [UInt8: [[UInt8]]] = [
+    static let htmlEntities: [UInt8: [[UInt8]]] = [
         UInt8(ascii: "&"): [Array("&amp;".utf8)], UInt8(ascii: "\""): [Array("&quot;".utf8)],
         UInt8(ascii: "'"): [Array("&apos;".utf8)], UInt8(ascii: "<"): [Array("&lt;".utf8)], UInt8(ascii: ">"): [Array("&gt;".utf8)],
     ]
@@ -334,7 +334,7 @@ struct SecretMasker: Sendable {
 
     /// The character a numeric entity at `position` (`&#78;`, `&#x4E;`, leading zeros allowed)
     /// stands for, and where it ends.
-    private static func numericEntity(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> (UInt32, Int)? {
+    static func numericEntity(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> (UInt32, Int)? {
         var at = position + 2
         guard at < bytes.count, bytes[position + 1] == UInt8(ascii: "#") else { return nil }
         let hex = bytes[at] | 0x20 == UInt8(ascii: "x")
