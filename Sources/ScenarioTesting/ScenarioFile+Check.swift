@@ -9,19 +9,20 @@
         /// expectation (with its diff), or the reason the run could not finish. The masked
         /// transcript is attached to a failing case.
         ///
-        /// How it runs (repeated, explored, replaying a schedule) and where its reports go come from
+        /// It runs under `plan` (the route, masking, invariants only), and how often and in which
+        /// orders (repeated, explored, replaying a schedule) and where its reports go come from
         /// `settings`, else from a ``ScenarioSettings`` trait of the test or its suite
-        /// (`@Test(.scenarios(schedules: 100, reports: "Reports"), arguments: ...)`), and the
-        /// environment's `SCENARIO_*` variables override either.
+        /// (`@Test(.scenarios(schedules: 100, reports: "Reports"), arguments: ...)`), with the
+        /// environment's `SCENARIO_*` variables on top.
         /// - Returns: the result, for further checks of your own (`nil` when the file did not load).
         @discardableResult
         public func check(
-            with driver: any ScenarioDriver, options: RunOptions = RunOptions(), settings: ScenarioSettings? = nil
+            with driver: any ScenarioDriver, plan: RunPlan = RunPlan(), settings: ScenarioSettings? = nil
         ) async -> ScenarioResult? {
             let test = Test.current
             let traits = settings ?? test?.traits.compactMap { $0 as? ScenarioSettings }.last ?? ScenarioSettings()
             let outcome = await run(
-                with: driver, options: options, settings: traits, environment: ProcessInfo.processInfo.environment,
+                with: driver, plan: plan, settings: traits, environment: ProcessInfo.processInfo.environment,
                 label: test?.displayName ?? test?.name)
             for problem in outcome.problems {
                 // Recorded as an error so that the issue's own line is its title
@@ -32,6 +33,13 @@
             }
             if let result = outcome.result, !outcome.problems.isEmpty { Self.attach(result) }
             return outcome.result
+        }
+
+        /// Loads and runs the file against `driver` with `options`.
+        @available(*, deprecated, renamed: "check(with:plan:settings:)")
+        @discardableResult
+        public func check(with driver: any ScenarioDriver, options: RunPlan, settings: ScenarioSettings? = nil) async -> ScenarioResult? {
+            await check(with: driver, plan: options, settings: settings)
         }
 
         /// A problem of a scenario file, where it is: a one-line title and the lines that explain it.
@@ -60,13 +68,12 @@
         /// the result in their report folder, and returns whatever a test framework should record,
         /// in order.
         func run(
-            with driver: any ScenarioDriver, options: RunOptions, settings: ScenarioSettings, environment: [String: String],
+            with driver: any ScenarioDriver, plan: RunPlan, settings: ScenarioSettings, environment: [String: String],
             label: String?
         ) async -> (result: ScenarioResult?, problems: [Problem]) {
-            let fromEnvironment = ScenarioSettings.environment(environment)
-            let settings = settings.overridden(by: fromEnvironment.settings)
-            var (result, problems) = await run(with: driver, options: options, settings: settings, unusable: fromEnvironment.problems)
-            if let folder = settings.reports {
+            let (checked, reports) = settings.plan(plan, environment: environment)
+            var (result, problems) = await run(with: driver, plan: checked)
+            if let folder = reports {
                 // A case that could not run is in the report too, as an error: never a green gap.
                 let recorded =
                     result
@@ -84,17 +91,14 @@
         }
 
         /// The result (`nil` when the file did not load or the settings are unusable) and its problems.
-        private func run(
-            with driver: any ScenarioDriver, options: RunOptions, settings: ScenarioSettings, unusable: [ScenarioSettings.Problem]
-        )
-            async -> (result: ScenarioResult?, problems: [Problem])
-        {
+        private func run(with driver: any ScenarioDriver, plan checked: Result<RunPlan, RunPlan.Problem>) async -> (
+            result: ScenarioResult?, problems: [Problem]
+        ) {
             if let problem { return (nil, [Problem(message: problem, location: nil)]) }
-            if !unusable.isEmpty { return (nil, unusable.map { Problem(message: $0.description, location: nil) }) }
-            let mode: ScenarioSettings.Mode
-            switch settings.mode() {
-            case .success(let checked): mode = checked
-            case .failure(let problem): return (nil, [Problem(message: problem.description, location: nil)])
+            let plan: RunPlan
+            switch checked {
+            case .success(let checked): plan = checked
+            case .failure(let problem): return (nil, [Problem(message: "settings: \(problem)", location: nil)])
             }
             let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             let scenario: Scenario
@@ -105,14 +109,9 @@
                 if failure.issues.isEmpty { return (nil, [Problem(message: failure.description, location: nil)]) }
                 return (nil, failure.issues.map { Problem(message: $0.description, location: $0.location) })
             }
-            let runner = ScenarioRunner(driver: driver, options: options)
-            let result: ScenarioResult
-            switch mode {
-            case .once: result = await runner.run(scenario)
-            case .repeated(let times): result = await runner.run(scenario, times: times)
-            case .explored(let exploration):
-                result = await runner.run(scenario, exploring: exploration, replayAdvice: ScenarioSettings.replayAdvice)
-            }
+            var runner = ScenarioRunner(driver: driver, plan: plan)
+            runner.replayAdvice = ScenarioSettings.replayAdvice
+            let result = await runner.run(scenario)
             switch result.status {
             case .passed, .skipped:
                 return (result, [])

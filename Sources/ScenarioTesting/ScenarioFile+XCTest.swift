@@ -21,11 +21,11 @@
         /// - Returns: the result (`nil` when the file did not load).
         @discardableResult
         public func check(
-            with driver: any ScenarioDriver, options: RunOptions = RunOptions(), settings: ScenarioSettings = ScenarioSettings(),
+            with driver: any ScenarioDriver, plan: RunPlan = RunPlan(), settings: ScenarioSettings = ScenarioSettings(),
             recordingFailuresIn testCase: XCTestCase
         ) async -> ScenarioResult? {
             let outcome = await run(
-                with: driver, options: options, settings: settings, environment: ProcessInfo.processInfo.environment, label: testCase.name)
+                with: driver, plan: plan, settings: settings, environment: ProcessInfo.processInfo.environment, label: testCase.name)
             for problem in outcome.problems {
                 let file = problem.location?.file ?? path
                 let line = max(1, problem.location?.line ?? 1)
@@ -39,6 +39,16 @@
                 #endif
             }
             return outcome.result
+        }
+
+        /// Loads and runs the file against `driver` with `options`, for an XCTest test method.
+        @available(*, deprecated, renamed: "check(with:plan:settings:recordingFailuresIn:)")
+        @discardableResult
+        public func check(
+            with driver: any ScenarioDriver, options: RunPlan, settings: ScenarioSettings = ScenarioSettings(),
+            recordingFailuresIn testCase: XCTestCase
+        ) async -> ScenarioResult? {
+            await check(with: driver, plan: options, settings: settings, recordingFailuresIn: testCase)
         }
     }
 #endif

@@ -3,7 +3,7 @@
     import ScenarioKit
     import Testing
 
-    /// How `check` runs a scenario besides its ``RunOptions``: repeated, explored under several
+    /// How `check` runs a scenario besides its ``RunPlan``'s route: repeated, explored under several
     /// schedules or replaying one, and the folder its reports go to. What `scenario run` takes as
     /// `--repeat`, `--schedules`, `--seed`, `--replay-schedule` and its report options.
     ///
@@ -14,9 +14,11 @@
     /// func scenario(_ file: ScenarioFile) async { await file.check(with: MyDriver()) }
     /// ```
     ///
-    /// The environment overrides it, so CI or a replay needs no code change: any of
-    /// `SCENARIO_REPEAT`, `SCENARIO_SCHEDULES`, `SCENARIO_SEED` and `SCENARIO_REPLAY_SCHEDULE`
-    /// replaces how the trait runs, and `SCENARIO_REPORTS` where it reports.
+    /// The environment overrides it, so CI or a replay needs no code change: each of
+    /// `SCENARIO_REPEAT`, `SCENARIO_SCHEDULES`, `SCENARIO_SEED` and `SCENARIO_REPORTS` replaces
+    /// the trait's own setting, and `SCENARIO_REPLAY_SCHEDULE` replays one of the trait's
+    /// schedules. What remains is checked as `scenario run` checks its flags: settings that
+    /// cannot go together (a repeat with schedules) fail the case, naming where each came from.
     public struct ScenarioSettings: TestTrait, SuiteTrait, Sendable, Hashable {
         /// Runs of each scenario; a run that differs from the first fails it.
         public var repeatCount: Int?
@@ -54,89 +56,45 @@
             static let reports = "SCENARIO_REPORTS"
         }
 
-        /// How a scenario runs, once the settings are checked.
-        enum Mode: Sendable, Hashable {
-            case once
-            case repeated(Int)
-            case explored(Exploration)
+        /// These settings' ways of running, named as the trait writes them (`schedules: 100`).
+        var asPlanSettings: RunPlan.Settings {
+            func given(_ value: (some CustomStringConvertible)?, _ name: String) -> RunPlan.Settings.Given? {
+                value.map { RunPlan.Settings.Given("\($0)", name: name, shown: "\(name): \($0)") }
+            }
+            return RunPlan.Settings(
+                repeatCount: given(repeatCount, "repeat"), schedules: given(schedules, "schedules"), seed: given(seed, "seed"),
+                replay: replaySchedule.map { RunPlan.Settings.Given($0, name: "replay", shown: "replay: \"\($0)\"") })
         }
 
-        /// Why settings cannot be used: said as `scenario run` says it, naming where each came from.
-        struct Problem: Error, CustomStringConvertible {
-            var description: String
-        }
-
-        /// Settings read from the environment (empty variables are unset), with a problem for each
-        /// count or seed that is not a number it can be; such a value is left unset.
-        static func environment(_ variables: [String: String]) -> (settings: ScenarioSettings, problems: [Problem]) {
-            var settings = ScenarioSettings()
-            var problems: [Problem] = []
-            func count(_ name: String) -> Int? {
+        /// The ways of running the environment gives (empty variables are unset), named as set
+        /// (`SCENARIO_REPEAT=20`), and its report folder.
+        static func environment(_ variables: [String: String]) -> (settings: RunPlan.Settings, reports: String?) {
+            func given(_ name: String) -> RunPlan.Settings.Given? {
                 guard let text = variables[name], !text.isEmpty else { return nil }
-                guard let value = Int(text), value >= 1 else {
-                    problems.append(Problem(description: "\(name)=\(text): expected a whole number of at least 1"))
-                    return nil
-                }
-                return value
+                return RunPlan.Settings.Given(text, name: name, shown: "\(name)=\(text)")
             }
-            settings.repeatCount = count(Variable.repeatCount)
-            settings.schedules = count(Variable.schedules)
-            if let text = variables[Variable.seed], !text.isEmpty {
-                if let seed = UInt64(text) {
-                    settings.seed = seed
-                } else {
-                    problems.append(Problem(description: "\(Variable.seed)=\(text): expected a whole number, such as 7"))
-                }
-            }
-            if let text = variables[Variable.replaySchedule], !text.isEmpty { settings.replaySchedule = text }
-            if let text = variables[Variable.reports], !text.isEmpty { settings.reports = text }
-            return (settings, problems)
+            let settings = RunPlan.Settings(
+                repeatCount: given(Variable.repeatCount), schedules: given(Variable.schedules), seed: given(Variable.seed),
+                replay: given(Variable.replaySchedule), schedulesName: Variable.schedules)
+            return (settings, variables[Variable.reports].flatMap { $0.isEmpty ? nil : $0 })
         }
 
-        /// These settings with `other`'s on top: a way of running in `other` replaces this one's
-        /// whole (a replay from the environment is not in conflict with a trait's schedules), and
-        /// its report folder replaces this one's.
-        func overridden(by other: ScenarioSettings) -> ScenarioSettings {
-            var merged = self
-            if other.repeatCount != nil || other.schedules != nil || other.replaySchedule != nil {
-                merged.repeatCount = other.repeatCount
-                merged.schedules = other.schedules
-                merged.seed = other.seed
-                merged.replaySchedule = other.replaySchedule
-            } else if let seed = other.seed {
-                // A seed alone (SCENARIO_SEED=2) re-seeds the schedules this one explores; it does
-                // not replace them with nothing ("seed goes with schedules").
-                merged.seed = seed
-            }
-            if let reports = other.reports { merged.reports = reports }
-            return merged
-        }
-
-        /// How to run, or why these settings cannot go together.
-        func mode() -> Result<Mode, Problem> {
-            func conflict(_ first: String, _ second: String) -> Result<Mode, Problem> {
-                .failure(Problem(description: "settings '\(first)' and '\(second)' cannot be used together"))
-            }
-            if let text = replaySchedule {
-                if schedules != nil { return conflict("replay", "schedules") }
-                if seed != nil { return conflict("replay", "seed") }
-                if repeatCount != nil { return conflict("replay", "repeat") }
-                guard let schedule = JobSchedule(parsing: text) else {
-                    return .failure(Problem(description: "replay '\(text)': expected SEED:INDEX as a failure printed it, such as 7:42"))
-                }
-                return .success(.explored(.replay(schedule)))
-            }
-            if let schedules {
-                if repeatCount != nil { return conflict("schedules", "repeat") }
-                guard schedules >= 1 else { return .failure(Problem(description: "schedules \(schedules): expected at least 1")) }
-                return .success(.explored(.schedules(count: schedules, seed: seed ?? 1)))
-            }
-            if seed != nil { return .failure(Problem(description: "seed goes with schedules")) }
-            if let repeatCount {
-                guard repeatCount >= 1 else { return .failure(Problem(description: "repeat \(repeatCount): expected at least 1")) }
-                return .success(repeatCount == 1 ? .once : .repeated(repeatCount))
-            }
-            return .success(.once)
+        /// The plan a check runs under: `plan` with the mode these settings, and the environment's
+        /// on top, ask for (`plan`'s own mode when neither gives one), checked as the command
+        /// line checks its flags; and where the reports go.
+        func plan(_ plan: RunPlan, environment variables: [String: String]) -> (plan: Result<RunPlan, RunPlan.Problem>, reports: String?) {
+            let fromEnvironment = Self.environment(variables)
+            let settings = asPlanSettings.overridden(by: fromEnvironment.settings)
+            let reports = fromEnvironment.reports ?? self.reports
+            let givesMode = settings.repeatCount != nil || settings.schedules != nil || settings.seed != nil || settings.replay != nil
+            guard givesMode else { return (.success(plan), reports) }
+            return (
+                settings.mode().map { mode in
+                    var plan = plan
+                    plan.mode = mode
+                    return plan
+                }, reports
+            )
         }
 
         /// How a failed schedule says to replay it from a test bundle.

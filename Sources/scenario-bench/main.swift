@@ -35,20 +35,20 @@ func loadFile(_ path: String) -> Scenario? {
 }
 
 /// Engine cost per exchange: `count` requests in a row through the minimal driver.
-func perExchange(route: RunOptions.Route, count: Int) async -> Duration {
+func perExchange(route: RunPlan.Route, count: Int) async -> Duration {
     let json = """
         {"name": "bench", "description": "benchmark", "exchanges": [{"id": "ping", "request": {"method": "GET", "path": "/ping"},
           "response": {"status": 200}, "times": \(count)}],
          "steps": [{"do": "send", "with": {"count": \(count)}}], "expect": {"requests": {"total": \(count)}}}
         """
     guard let scenario = load(json, driver: BenchDriver()) else { return .zero }
-    let result = await ScenarioRunner(driver: BenchDriver(), options: RunOptions(route: route)).run(scenario)
+    let result = await ScenarioRunner(driver: BenchDriver(), plan: RunPlan(route: route)).run(scenario)
     precondition(result.status == .passed, "bench scenario failed: \(result.errorMessage ?? "")")
     return result.wallTime / count
 }
 
 /// SessionKit's cost per request step: `count` steps of the `request` action.
-func sessionKitPerStep(route: RunOptions.Route, count: Int) async -> Duration {
+func sessionKitPerStep(route: RunPlan.Route, count: Int) async -> Duration {
     let steps = Array(repeating: #"{"do": "request", "with": {"path": "/feed"}}"#, count: count).joined(separator: ",")
     let json = """
         {"name": "bench", "description": "benchmark", "given": {"session": {"accessToken": "a", "refreshToken": "r", "user": {"id": "u1"}}},
@@ -58,7 +58,7 @@ func sessionKitPerStep(route: RunOptions.Route, count: Int) async -> Duration {
         """
     let driver = SessionKitDriver()
     guard let scenario = load(json, driver: driver) else { return .zero }
-    let result = await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
+    let result = await ScenarioRunner(driver: driver, plan: RunPlan(route: route)).run(scenario)
     precondition(result.status == .passed, "SessionKit bench scenario failed: \(result.errorMessage ?? "")")
     return result.wallTime / count
 }
@@ -165,7 +165,7 @@ if let hour = loadFile("Scenarios/rate-limit/reset-429-one-hour-then-retry-succe
 
 if let burst = loadFile("Scenarios/blocked-user/concurrent-403s-log-out-once.json") {
     let count = quick ? 20 : 200
-    let configuration = SuiteRunner.Configuration(jobs: 1, exploration: .schedules(count: count, seed: 1))
+    let configuration = SuiteRunner.Configuration(jobs: 1, plan: RunPlan(mode: .explored(schedules: count, seed: 1)))
     let suite = SuiteRunner(driver: SessionKitDriver(), configuration: configuration)
     let entry = SuiteRunner.Entry(path: burst.file, id: burst.id, loaded: .success(burst))
     let outcome = await suite.run(entries: [entry])

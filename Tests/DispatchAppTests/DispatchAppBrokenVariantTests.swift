@@ -8,7 +8,7 @@ import Testing
 /// something the app does not do, and the run must report that expectation as failed on both
 /// routes (not merely fail for some other reason).
 @Suite struct DispatchAppBrokenVariantTests {
-    static let routes = RunOptions.Route.allCases
+    static let routes = RunPlan.Route.allCases
 
     static func expectation(_ document: [String: Any]) throws -> [String: Any] {
         try #require(document["expect"] as? [String: Any])
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test(arguments: routes)
-    func expectingTwoBlockedAlertsFails(route: RunOptions.Route) async throws {
+    func expectingTwoBlockedAlertsFails(route: RunPlan.Route) async throws {
         let result = try await DispatchAppScenarioTests.corpus.runVariant("blocked-user/concurrent-403s-one-logout-one-alert", route: route)
         { document in
             var expect = try Self.expectation(document)
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test(arguments: routes)
-    func expectingTwoRefreshesFails(route: RunOptions.Route) async throws {
+    func expectingTwoRefreshesFails(route: RunPlan.Route) async throws {
         let result = try await DispatchAppScenarioTests.corpus.runVariant("token-refresh/expired-token-one-shared-refresh", route: route) {
             document in
             var expect = try Self.expectation(document)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test(arguments: routes)
-    func expectingAShorterBackoffFails(route: RunOptions.Route) async throws {
+    func expectingAShorterBackoffFails(route: RunPlan.Route) async throws {
         let result = try await DispatchAppScenarioTests.corpus.runVariant(
             "rate-limit/429-retry-after-delta-seconds-then-success", route: route
         ) { document in
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test(arguments: routes)
-    func expectingNoAlertForAnHourLongRetryAfterFails(route: RunOptions.Route) async throws {
+    func expectingNoAlertForAnHourLongRetryAfterFails(route: RunPlan.Route) async throws {
         let result = try await DispatchAppScenarioTests.corpus.runVariant("rate-limit/429-one-hour-retry-after-is-surfaced", route: route) {
             document in
             var expect = try Self.expectation(document)
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test(arguments: routes)
-    func expectingTheDashboardForAnInactiveUserFails(route: RunOptions.Route) async throws {
+    func expectingTheDashboardForAnInactiveUserFails(route: RunPlan.Route) async throws {
         let result = try await DispatchAppScenarioTests.corpus.runVariant("startup/inactive-user-at-startup", route: route) { document in
             var expect = try Self.expectation(document)
             var state = try #require(expect["state"] as? [String: Any])

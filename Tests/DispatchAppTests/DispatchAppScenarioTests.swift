@@ -16,8 +16,8 @@ import Testing
         _ = try Self.corpus.load(id)
     }
 
-    @Test("Dispatch app scenario passes on both routes", arguments: corpus.ids, RunOptions.Route.allCases)
-    func passes(id: String, route: RunOptions.Route) async throws {
+    @Test("Dispatch app scenario passes on both routes", arguments: corpus.ids, RunPlan.Route.allCases)
+    func passes(id: String, route: RunPlan.Route) async throws {
         let result = try await Self.corpus.run(id, route: route)
         #expect(result.status == .passed, "\(result.explanation)")
     }

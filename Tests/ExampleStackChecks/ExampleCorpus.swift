@@ -45,16 +45,16 @@ public struct ExampleCorpus: Sendable {
     private var loader: ScenarioLoader { ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys) }
 
     /// Runs a scenario once.
-    public func run(_ id: String, route: RunOptions.Route) async throws -> ScenarioResult {
-        await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(try load(id))
+    public func run(_ id: String, route: RunPlan.Route) async throws -> ScenarioResult {
+        await ScenarioRunner(driver: driver, plan: RunPlan(route: route)).run(try load(id))
     }
 
     /// Runs a scenario `runs` times: the first result, and how many of the others differed from
     /// it (``fingerprint(_:)``). A first run that fails is returned alone: repeating it would only
     /// multiply the wait.
-    public func repeated(_ id: String, route: RunOptions.Route, runs: Int) async throws -> (first: ScenarioResult, differing: Int) {
+    public func repeated(_ id: String, route: RunPlan.Route, runs: Int) async throws -> (first: ScenarioResult, differing: Int) {
         let scenario = try load(id)
-        let runner = ScenarioRunner(driver: driver, options: RunOptions(route: route))
+        let runner = ScenarioRunner(driver: driver, plan: RunPlan(route: route))
         let first = await runner.run(scenario)
         guard first.status == .passed else { return (first, 0) }
         let reference = Self.fingerprint(first)
@@ -67,18 +67,18 @@ public struct ExampleCorpus: Sendable {
 
     /// Runs a scenario under 100 explored schedules of each seed; one result per seed (the first
     /// failure of that seed, with what replays it, or the passing run).
-    public func explored(_ id: String, route: RunOptions.Route, seeds: [UInt64]) async throws -> [ScenarioResult] {
+    public func explored(_ id: String, route: RunPlan.Route, seeds: [UInt64]) async throws -> [ScenarioResult] {
         let scenario = try load(id)
-        let runner = ScenarioRunner(driver: driver, options: RunOptions(route: route))
         var results: [ScenarioResult] = []
         for seed in seeds {
-            results.append(await runner.run(scenario, exploring: .schedules(count: 100, seed: seed)))
+            let runner = ScenarioRunner(driver: driver, plan: RunPlan(route: route, mode: .explored(schedules: 100, seed: seed)))
+            results.append(await runner.run(scenario))
         }
         return results
     }
 
     /// Loads a scenario, lets `change` edit its JSON document, and runs the result on `route`.
-    public func runVariant(_ id: String, route: RunOptions.Route, change: (inout [String: Any]) throws -> Void) async throws
+    public func runVariant(_ id: String, route: RunPlan.Route, change: (inout [String: Any]) throws -> Void) async throws
         -> ScenarioResult
     {
         let file = try file(id)
@@ -89,7 +89,7 @@ public struct ExampleCorpus: Sendable {
         try change(&document)
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
         let scenario = try loader.load(data: data, file: file.path, id: id).get()
-        return await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
+        return await ScenarioRunner(driver: driver, plan: RunPlan(route: route)).run(scenario)
     }
 
     /// The transcript plus every assertion's observed value (state, alerts, timeline, outcomes):

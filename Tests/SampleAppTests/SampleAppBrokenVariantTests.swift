@@ -7,14 +7,14 @@ import Testing
 /// The sample scenarios can fail: each test changes one expectation of a passing scenario to
 /// something the app does not do, and the run must report it as failed on both routes.
 @Suite struct SampleAppBrokenVariantTests {
-    static let routes = RunOptions.Route.allCases
+    static let routes = RunPlan.Route.allCases
 
     static func expectation(_ document: [String: Any]) throws -> [String: Any] {
         try #require(document["expect"] as? [String: Any])
     }
 
     @Test(arguments: routes)
-    func expectingTwoBlockedAlertsFails(route: RunOptions.Route) async throws {
+    func expectingTwoBlockedAlertsFails(route: RunPlan.Route) async throws {
         let result = try await SampleAppScenarioTests.corpus.runVariant("blocked-user/concurrent-403s-one-logout-one-alert", route: route) {
             document in
             var expect = try Self.expectation(document)
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test(arguments: routes)
-    func expectingTwoRefreshesFails(route: RunOptions.Route) async throws {
+    func expectingTwoRefreshesFails(route: RunPlan.Route) async throws {
         let result = try await SampleAppScenarioTests.corpus.runVariant("token-refresh/expired-token-one-shared-refresh", route: route) {
             document in
             var expect = try Self.expectation(document)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test(arguments: routes)
-    func expectingAShorterBackoffFails(route: RunOptions.Route) async throws {
+    func expectingAShorterBackoffFails(route: RunPlan.Route) async throws {
         let result = try await SampleAppScenarioTests.corpus.runVariant(
             "rate-limit/429-retry-after-delta-seconds-then-success", route: route
         ) { document in
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test(arguments: routes)
-    func expectingTheDashboardForAnInactiveUserFails(route: RunOptions.Route) async throws {
+    func expectingTheDashboardForAnInactiveUserFails(route: RunPlan.Route) async throws {
         let result = try await SampleAppScenarioTests.corpus.runVariant("startup/inactive-user-at-startup", route: route) { document in
             var expect = try Self.expectation(document)
             var state = try #require(expect["state"] as? [String: Any])

@@ -19,7 +19,7 @@ struct StreamedReportTests {
         var top = Fixtures.passed
         top.id = "top"
         top.name = "Top"
-        top.transcript = []
+        top.entries = []
         let scenarios = [
             Fixtures.passed, deeper, Fixtures.failed, again, Fixtures.errored, Fixtures.nasty, top, Fixtures.skipped,
         ]

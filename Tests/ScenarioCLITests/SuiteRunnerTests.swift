@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import Testing
 
 @testable import ScenarioKit
@@ -107,32 +108,39 @@ struct SuiteRunnerTests {
         }
     }
 
+    /// A run of requests to these paths, each answered 200 by exchange `x`.
+    private func outcome(_ paths: [String], status: ScenarioResult.Status = .passed) -> RunOutcome {
+        var record = RunRecord()
+        for (offset, path) in paths.enumerated() {
+            let number = record.sent(HTTPRequest(method: .get, path: path), exchange: "x", at: .milliseconds(offset))
+            record.ended(number, .answered(.response(HTTPResponse(status: .ok))), at: .milliseconds(offset))
+        }
+        return RunOutcome(
+            result: ScenarioResult(id: "a", name: "A", file: "a.json", status: status), record: record,
+            redactor: SecretRedactor(secrets: []), divergence: nil)
+    }
+
     @Test func sameRunsAreDeterministic() {
-        let run = ScenarioResult(id: "a", name: "A", file: "a.json", status: .passed, transcript: ["one", "two"])
-        #expect(SuiteRunner.nondeterminism(run, run, run: 2, location: nil) == nil)
+        let run = outcome(["/one", "/two"])
+        #expect(ScenarioRunner.nondeterminism(run, run, run: 2, location: nil) == nil)
     }
 
     @Test func differingStatusIsReported() throws {
-        let first = ScenarioResult(id: "a", name: "A", file: "a.json", status: .passed, transcript: ["one"])
-        var other = first
-        other.status = .failed
-        let failure = try #require(SuiteRunner.nondeterminism(first, other, run: 3, location: nil))
+        let failure = try #require(
+            ScenarioRunner.nondeterminism(outcome(["/one"]), outcome(["/one"], status: .failed), run: 3, location: nil))
         #expect(!failure.passed)
         #expect(failure.message.hasPrefix("nondeterministic: run 3 differed from run 1: status passed in run 1, failed in run 3"))
     }
 
-    @Test func firstDifferingTranscriptLineIsReported() throws {
-        let first = ScenarioResult(id: "a", name: "A", file: "a.json", status: .passed, transcript: ["one", "two", "three"])
-        var other = first
-        other.transcript = ["one", "TWO", "three"]
-        let failure = try #require(SuiteRunner.nondeterminism(first, other, run: 2, location: nil))
-        #expect(failure.message.hasPrefix("nondeterministic: run 2 differed from run 1: first differing transcript line is 2"))
-        #expect(failure.expected == "two")
-        #expect(failure.actual == "TWO")
+    @Test func firstDifferingEventIsReported() throws {
+        let first = outcome(["/one", "/two", "/three"])
+        let failure = try #require(ScenarioRunner.nondeterminism(first, outcome(["/one", "/TWO", "/three"]), run: 2, location: nil))
+        #expect(failure.message.hasPrefix("nondeterministic: run 2 differed from run 1: first differing event is 3 of 6"))
+        #expect(failure.expected == "[0.001s] #2 → GET /two")
+        #expect(failure.actual == "[0.001s] #2 → GET /TWO")
 
-        other.transcript = ["one", "two"]
-        let shorter = try #require(SuiteRunner.nondeterminism(first, other, run: 2, location: nil))
-        #expect(shorter.expected == "three")
-        #expect(shorter.actual == "(end of transcript)")
+        let shorter = try #require(ScenarioRunner.nondeterminism(first, outcome(["/one", "/two"]), run: 2, location: nil))
+        #expect(shorter.expected == "[0.002s] #3 → GET /three")
+        #expect(shorter.actual == "(end of the run)")
     }
 }

@@ -108,18 +108,17 @@ import Testing
         steps: [Build.step(.perform(Build.call("dashboards"), parallel: 1, expect: .ok))],
         expect: Expectations(alerts: ["Account Blocked"]))
 
-    private func explore(_ scenario: Scenario, checksAfterTheHop: Bool, route: RunOptions.Route, _ exploration: Exploration) async
+    private func explore(_ scenario: Scenario, checksAfterTheHop: Bool, route: RunPlan.Route, _ mode: RunPlan.Mode) async
         -> ScenarioResult
     {
-        await Explorer(driver: Driver(checksAfterTheHop: checksAfterTheHop), options: RunOptions(route: route), exploration: exploration)
-            .run(scenario)
+        await ScenarioRunner(driver: Driver(checksAfterTheHop: checksAfterTheHop), plan: RunPlan(route: route, mode: mode)).run(scenario)
     }
 
-    @Test(arguments: [RunOptions.Route.direct, .urlSession], [1, 2, 3] as [UInt64])
-    func theCheckHopSetGuardIsFoundAndItsReplayFailsEveryTime(route: RunOptions.Route, seed: UInt64) async {
-        let first = await explore(Self.blocked, checksAfterTheHop: false, route: route, .schedules(count: 1, seed: seed))
+    @Test(arguments: [RunPlan.Route.direct, .urlSession], [1, 2, 3] as [UInt64])
+    func theCheckHopSetGuardIsFoundAndItsReplayFailsEveryTime(route: RunPlan.Route, seed: UInt64) async {
+        let first = await explore(Self.blocked, checksAfterTheHop: false, route: route, .explored(schedules: 1, seed: seed))
         #expect(first.status == .passed, "first in, first out hides the bug: \(first.explanation)")
-        let explored = await explore(Self.blocked, checksAfterTheHop: false, route: route, .schedules(count: 100, seed: seed))
+        let explored = await explore(Self.blocked, checksAfterTheHop: false, route: route, .explored(schedules: 100, seed: seed))
         #expect(explored.status == .failed, "\(explored.explanation)")
         #expect(explored.failures.contains { $0.message.contains("alerts") }, "\(explored.explanation)")
         let schedule = JobSchedule(seed: seed, index: explored.schedules - 1)
@@ -130,22 +129,22 @@ import Testing
         }
     }
 
-    @Test(arguments: [RunOptions.Route.direct, .urlSession])
-    func theGuardThatLooksAgainAfterTheHopPasses(route: RunOptions.Route) async {
-        let result = await explore(Self.blocked, checksAfterTheHop: true, route: route, .schedules(count: 100, seed: 1))
+    @Test(arguments: [RunPlan.Route.direct, .urlSession])
+    func theGuardThatLooksAgainAfterTheHopPasses(route: RunPlan.Route) async {
+        let result = await explore(Self.blocked, checksAfterTheHop: true, route: route, .explored(schedules: 100, seed: 1))
         #expect(result.status == .passed, "\(result.explanation)")
         #expect(result.schedules == 100)
     }
 
     /// `/a`'s answer comes due at once, while `/b` and `/c` are still to be sent: it waits for
     /// them, under every schedule, so a request the app had in hand never looks sent after it.
-    @Test(arguments: [RunOptions.Route.direct, .urlSession])
-    func anAnswerDueWhileTheAppStillSendsWaitsForIt(route: RunOptions.Route) async {
+    @Test(arguments: [RunPlan.Route.direct, .urlSession])
+    func anAnswerDueWhileTheAppStillSendsWaitsForIt(route: RunPlan.Route) async {
         let fanOut = Build.scenario(
             exchanges: ["/a", "/b", "/c"].map { Build.exchange(String($0.dropFirst()), path: $0) },
             steps: [Build.step(.perform(Build.call("fanOut"), parallel: 1, expect: .ok))],
             expect: Expectations(state: ["sentBeforeAnyAnswer": 3]))
-        let result = await explore(fanOut, checksAfterTheHop: true, route: route, .schedules(count: 100, seed: 1))
+        let result = await explore(fanOut, checksAfterTheHop: true, route: route, .explored(schedules: 100, seed: 1))
         #expect(result.status == .passed, "\(result.explanation)")
         #expect(result.schedules == 100)
     }
@@ -159,7 +158,7 @@ import Testing
         let cancelling = Build.scenario(
             exchanges: [Build.exchange("blocked", path: "/feed", status: 403, times: 9, release: .whenPending(9), optional: true)],
             steps: [Build.step(.perform(Build.call("cancelOnFirst403"), parallel: 3, expect: .ok))])
-        let result = await explore(cancelling, checksAfterTheHop: true, route: .urlSession, .schedules(count: 100, seed: seed))
+        let result = await explore(cancelling, checksAfterTheHop: true, route: .urlSession, .explored(schedules: 100, seed: seed))
         #expect(result.status == .passed, "\(result.explanation)")
         #expect(result.schedules == 100)
     }

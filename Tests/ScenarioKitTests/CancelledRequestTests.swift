@@ -86,10 +86,10 @@ import Testing
         #expect(result.status == .passed, "\(result.explanation)")
     }
 
-    @Test(arguments: [RunOptions.Route.direct, .urlSession])
-    func aCancelledRequestIsLoggedWhenItIsCancelledAndNeverAnswered(route: RunOptions.Route) async {
+    @Test(arguments: [RunPlan.Route.direct, .urlSession])
+    func aCancelledRequestIsLoggedWhenItIsCancelledAndNeverAnswered(route: RunPlan.Route) async {
         for action in ["cancelAfterATenth", "cancelTransportAfterATenth"] {
-            let result = await ScenarioRunner(driver: CancellingDriver(), options: RunOptions(route: route)).run(scenario(action))
+            let result = await ScenarioRunner(driver: CancellingDriver(), plan: RunPlan(route: route)).run(scenario(action))
             #expect(result.status == .passed, "\(action): \(result.explanation)")
             #expect(result.transcript.contains("[0.100s] #1 ✗ cancelled by the app"), "\(action): \(result.transcript)")
             #expect(!result.transcript.contains { $0.contains("#1 ←") }, "\(action): \(result.transcript)")

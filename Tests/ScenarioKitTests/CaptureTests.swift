@@ -6,10 +6,10 @@ import Testing
 
 /// The scenario owns every Swift job of a stack written without the engine in mind.
 @Suite struct CaptureTests {
-    static let routes = RunOptions.Route.allCases
+    static let routes = RunPlan.Route.allCases
 
-    private func run(_ scenario: Scenario, route: RunOptions.Route) async -> ScenarioResult {
-        await ScenarioRunner(driver: AppStyleDriver(), options: RunOptions(route: route)).run(scenario)
+    private func run(_ scenario: Scenario, route: RunPlan.Route) async -> ScenarioResult {
+        await ScenarioRunner(driver: AppStyleDriver(), plan: RunPlan(route: route)).run(scenario)
     }
 
     /// Five concurrent 403s through the app's own URLSession, each hopping to the main actor.
@@ -20,12 +20,12 @@ import Testing
             expect: Expectations(state: ["screen": "login"], alerts: ["Account Blocked"], timeline: ["unauthenticated"]))
     }
 
-    @Test(arguments: routes) func mainActorStateAndItsOwnSessionGiveOneTranscript(route: RunOptions.Route) async {
+    @Test(arguments: routes) func mainActorStateAndItsOwnSessionGiveOneTranscript(route: RunPlan.Route) async {
         await expectOneTranscript(burst, route: route, runs: 100)
     }
 
     /// Runs a scenario `runs` times: every run passes and gives the first run's transcript.
-    private func expectOneTranscript(_ scenario: Scenario, route: RunOptions.Route, runs: Int) async {
+    private func expectOneTranscript(_ scenario: Scenario, route: RunPlan.Route, runs: Int) async {
         let first = await run(scenario, route: route)
         #expect(first.status == .passed, "\(first.explanation)")
         for _ in 1..<runs {
@@ -42,7 +42,7 @@ import Testing
         #expect(result.status == .failed)
     }
 
-    @Test(arguments: routes) func taskSleepRunsOnVirtualTime(route: RunOptions.Route) async {
+    @Test(arguments: routes) func taskSleepRunsOnVirtualTime(route: RunPlan.Route) async {
         let scenario = Build.scenario(
             exchanges: [Build.exchange("later", path: "/later")],
             steps: [Build.step(.perform(Build.call("napThenGet", ["path": "/later"]), parallel: 1, expect: .value(["status": 200])))])
@@ -75,7 +75,7 @@ import Testing
         #expect(result.virtualTime == .seconds(90))
     }
 
-    @Test(arguments: routes) func completionHandlersDelegatesAndTheSharedSessionAreServed(route: RunOptions.Route) async {
+    @Test(arguments: routes) func completionHandlersDelegatesAndTheSharedSessionAreServed(route: RunPlan.Route) async {
         let scenario = Build.scenario(
             exchanges: [
                 Build.exchange("handler", path: "/handler"), Build.exchange("shared", path: "/shared", status: 204),
@@ -93,7 +93,7 @@ import Testing
 
     /// A request the app cancels while the backend holds its answer: URLSession tells the app,
     /// and the answer released later is dropped instead of reaching a task URLSession forgot.
-    @Test(arguments: routes) func aCancelledRequestsLateAnswerIsDropped(route: RunOptions.Route) async {
+    @Test(arguments: routes) func aCancelledRequestsLateAnswerIsDropped(route: RunPlan.Route) async {
         let scenario = Build.scenario(
             exchanges: [Build.exchange("held", path: "/held", release: .atStep("later"))],
             steps: [

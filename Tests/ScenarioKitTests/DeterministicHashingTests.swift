@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import Testing
 
 @testable import ScenarioKit
@@ -34,11 +35,15 @@ import Testing
     }
 
     @Test func aDifferingRepeatNamesDictionaryOrderWhereHashingIsRandom() {
-        let first = ScenarioResult(id: "s", name: "s", file: "s.json", status: .passed, transcript: ["#1 → GET /a"])
-        var second = first
-        second.transcript = ["#1 → GET /b"]
-        let message = SuiteRunner.nondeterminism(first, second, run: 2, location: nil)?.message ?? ""
-        #expect(message.contains("first differing transcript line is 1"))
+        func outcome(_ path: String) -> RunOutcome {
+            var record = RunRecord()
+            _ = record.sent(HTTPRequest(method: .get, path: path), exchange: nil, at: .zero)
+            return RunOutcome(
+                result: ScenarioResult(id: "s", name: "s", file: "s.json", status: .passed), record: record,
+                redactor: SecretRedactor(secrets: []), divergence: nil)
+        }
+        let message = ScenarioRunner.nondeterminism(outcome("/a"), outcome("/b"), run: 2, location: nil)?.message ?? ""
+        #expect(message.contains("first differing event is 1 of 1"))
         #expect(message.contains("SWIFT_DETERMINISTIC_HASHING=1") == !DeterministicHashing.isOn)
     }
 }

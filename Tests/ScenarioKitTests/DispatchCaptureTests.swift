@@ -12,7 +12,7 @@ import Testing
 /// `asyncAfter` and timers run on the virtual clock, one block at a time, the same on every run.
 @Suite struct DispatchCaptureTests {
     private func run(_ scenario: Scenario) async -> ScenarioResult {
-        await ScenarioRunner(driver: DispatchStyleDriver(), options: RunOptions(route: .urlSession)).run(scenario)
+        await ScenarioRunner(driver: DispatchStyleDriver(), plan: RunPlan(route: .urlSession)).run(scenario)
     }
 
     private func get(_ path: String, expect: JSONValue, parallel: Int = 1) -> Step {
@@ -96,11 +96,11 @@ import Testing
             steps: [
                 Build.step(.perform(Build.call("tickForever"), parallel: 1, expect: .ok)), Build.step(.advance(.milliseconds(3500))),
             ])
-        let first = await ScenarioRunner(driver: driver, options: RunOptions(route: .urlSession)).run(ticking)
+        let first = await ScenarioRunner(driver: driver, plan: RunPlan(route: .urlSession)).run(ticking)
         #expect(first.status == .passed, "\(first.explanation)")
         #expect(driver.ticks.value == 6, "three timer ticks and three asyncAfter ticks in 3.5 virtual seconds")
         let next = Build.scenario(steps: [Build.step(.advance(.seconds(3600)))])
-        let second = await ScenarioRunner(driver: DispatchStyleDriver(), options: RunOptions(route: .urlSession)).run(next)
+        let second = await ScenarioRunner(driver: DispatchStyleDriver(), plan: RunPlan(route: .urlSession)).run(next)
         #expect(second.status == .passed, "\(second.explanation)")
         try await Task.sleep(for: .milliseconds(1200))
         #expect(driver.ticks.value == 6, "nothing ticked after its scenario ended")

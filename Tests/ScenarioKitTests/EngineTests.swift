@@ -93,9 +93,9 @@ import Testing
             steps: [Build.step(.perform(Build.call("get", ["path": "/x"]), parallel: 1, expect: .value(["status": 200, "at": "90.000s"])))])
         // Through URLSession the backend parks the answer from another thread; the runner must
         // find the latency timer on the clock when it learns of the hold (once a race here).
-        for route in RunOptions.Route.allCases {
+        for route in RunPlan.Route.allCases {
             for _ in 0..<20 {
-                let result = await ScenarioRunner(driver: TestDriver(), options: RunOptions(route: route)).run(scenario)
+                let result = await ScenarioRunner(driver: TestDriver(), plan: RunPlan(route: route)).run(scenario)
                 #expect(result.status == .passed, "\(route): \(result.errorMessage ?? "") \(result.failures)")
             }
         }
@@ -106,8 +106,8 @@ import Testing
         let scenario = Build.scenario(
             exchanges: [Build.exchange("down", path: "/x", fault: code)],
             steps: [Build.step(.perform(Build.call("get", ["path": "/x"]), parallel: 1, expect: .error(.string(code.rawValue))))])
-        for route in RunOptions.Route.allCases {
-            let result = await ScenarioRunner(driver: TestDriver(), options: RunOptions(route: route)).run(scenario)
+        for route in RunPlan.Route.allCases {
+            let result = await ScenarioRunner(driver: TestDriver(), plan: RunPlan(route: route)).run(scenario)
             #expect(result.status == .passed, "\(route): \(result.failures) \(result.errorMessage ?? "")")
         }
     }
@@ -254,7 +254,7 @@ import Testing
         #expect(result.status == .failed)
         #expect(!text.contains("SECRET"))
         #expect(text.contains("‹redacted#"))
-        let revealed = await ScenarioRunner(driver: TestDriver(), options: RunOptions(revealSecrets: true)).run(scenario)
+        let revealed = await ScenarioRunner(driver: TestDriver(), plan: RunPlan(revealSecrets: true)).run(scenario)
         #expect(revealed.transcript.joined().contains("tok-SECRET-1"))
     }
 
@@ -354,7 +354,7 @@ import Testing
         #expect(result.status == .error)
         #expect(result.errorMessage?.contains("woke the clock 500 times") == true, "\(result.errorMessage ?? "")")
         #expect(result.errorMessage?.contains("raise limits.wakes") == true)
-        #expect(result.transcript.count <= ScenarioRun.transcriptLimit + 1)
+        #expect(result.transcript.count <= Transcript.shownLimit + 1)
     }
 
     @Test func theSameScenarioWithinItsLimitPasses() async {

@@ -14,8 +14,8 @@ import Testing
         Build.scenario(steps: [Build.step(.perform(Build.call(action), parallel: 1, expect: .ok))], expect: expect)
     }
 
-    private func explore(_ scenario: Scenario, _ exploration: Exploration) async -> ScenarioResult {
-        await Explorer(driver: RacyDriver(), options: RunOptions(), exploration: exploration).run(scenario)
+    private func explore(_ scenario: Scenario, _ mode: RunPlan.Mode) async -> ScenarioResult {
+        await ScenarioRunner(driver: RacyDriver(), plan: RunPlan(mode: mode)).run(scenario)
     }
 
     @Test(arguments: 0..<races.count) func theDefaultOrderHidesTheRace(race: Int) async {
@@ -26,7 +26,7 @@ import Testing
 
     @Test(arguments: 0..<races.count) func aHundredSchedulesCatchIt(race: Int) async throws {
         let (action, expect) = Self.races[race]
-        let result = await explore(scenario(action, expect), .schedules(count: 100, seed: 7))
+        let result = await explore(scenario(action, expect), .explored(schedules: 100, seed: 7))
         #expect(result.status == .failed)
         let note = try #require(result.steps.first?.assertions.first?.message)
         #expect(note.contains("--replay-schedule 7:"), "\(note)")
@@ -48,8 +48,9 @@ import Testing
     /// no command line).
     @Test func aFailureGivesTheReplayAdviceItWasGiven() async throws {
         let (action, expect) = Self.races[0]
-        let result = await ScenarioRunner(driver: RacyDriver()).run(
-            scenario(action, expect), exploring: .schedules(count: 100, seed: 7), replayAdvice: { "REPLAY=\($0)" })
+        var runner = ScenarioRunner(driver: RacyDriver(), plan: RunPlan(mode: .explored(schedules: 100, seed: 7)))
+        runner.replayAdvice = { "REPLAY=\($0)" }
+        let result = await runner.run(scenario(action, expect))
         let note = try #require(result.steps.first?.assertions.first?.message)
         #expect(note.contains("replay it with REPLAY=7:"), "\(note)")
         #expect(!note.contains("--replay-schedule"), "\(note)")

@@ -35,8 +35,9 @@ import Testing
         #expect(page.components(separatedBy: "403 Forbidden via held").count - 1 == 2 * 5)
         #expect(page.contains("step 1 · do get ×5"))
         // The stray request is the cause, in the box and in the diagram: it heads the scenario
-        // although the wrong outcome it led to (step 1) came first.
-        #expect(page.contains("Cause: step 2, expect · unmatched requests"))
+        // although the wrong outcome it led to came first, and the box names the step that sent
+        // it (step 1), not the final check that lists it (step 2).
+        #expect(page.contains("Cause: step 1, do get · unmatched requests"))
         #expect(page.contains("<td class=\"problem\">expect · unmatched requests: 1 request(s) matched no exchange"))
         #expect(!page.contains("First divergence"))
         #expect(page.contains("✗ no exchange matches; answered 404"))
@@ -48,16 +49,22 @@ import Testing
         #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more"))
     }
 
-    @Test func transcriptLinesAreTakenApart() {
-        let request = SequenceDiagram.parse("[1.500s] #12 → GET /feed  Authorization: Bearer ‹redacted#1›")
+    /// The diagram draws what the run recorded, kind by kind, without reading text back.
+    @Test func eachKindOfEventIsDrawnAsItself() {
+        func entry(_ kind: TranscriptEntry.Kind, _ text: String) -> SequenceDiagram.Event {
+            SequenceDiagram.Event(TranscriptEntry(kind: kind, number: 12, time: "1.500s", text: text))
+        }
+        let request = entry(.request, "GET /feed  Authorization: Bearer ‹redacted#1›")
         #expect(request.kind == .request)
         #expect(request.time == "1.500s")
         #expect(request.number == "#12")
         #expect(request.text == "GET /feed  Authorization: Bearer ‹redacted#1›")
-        #expect(SequenceDiagram.parse("[0.000s] #3 ← fault timedOut via slow").kind == .response)
-        #expect(SequenceDiagram.parse("[0.000s] #3 ⏸ held by 'x' (released at step 'later')").kind == .held)
-        #expect(SequenceDiagram.parse("[0.000s] #3 ▶ released").kind == .released)
-        #expect(SequenceDiagram.parse("[0.000s] #3 ✗ no exchange matches; answered 404").kind == .unmatched)
-        #expect(SequenceDiagram.parse("… 12 line(s) left out").kind == .note)
+        #expect(request.line == "[1.500s] #12 → GET /feed  Authorization: Bearer ‹redacted#1›")
+        #expect(entry(.answer, "fault timedOut via slow").kind == .response)
+        #expect(entry(.held, "held by 'x' (released at step 'later')").kind == .held)
+        #expect(entry(.released, "released").kind == .released)
+        #expect(entry(.unmatched, "no exchange matches; answered 404").kind == .unmatched)
+        #expect(entry(.failed, "cancelled by the app").kind == .unmatched)
+        #expect(SequenceDiagram.Event(TranscriptEntry(kind: .note, number: nil, time: "", text: "… 12 line(s) left out")).kind == .note)
     }
 }

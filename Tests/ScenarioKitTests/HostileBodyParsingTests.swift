@@ -31,7 +31,7 @@ import Testing
                 body = Data((0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })
             }
             if JSONValue.parse(body) != nil { parsed += 1 }
-            _ = ScriptedBackend.describeBody(body)
+            _ = Transcript.describeBody(body)
         }
         return parsed
     }

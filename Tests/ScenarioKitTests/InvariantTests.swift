@@ -7,29 +7,24 @@ import Testing
 /// The invariant checker on hand-made run records: each check catches what it is for and lets
 /// the run that keeps the property pass.
 @Suite struct InvariantCheckerTests {
-    /// Builds a record from events in order: `send` and `answer` share one position counter.
+    /// Builds a record from events in order, as a run's backend does.
     struct Builder {
         var record = RunRecord()
-        var order = 0
 
         @discardableResult
         mutating func send(
             _ method: HTTPMethod, _ path: String, at seconds: Int = 0, bearer: String? = nil, json: JSONValue? = nil
         ) -> Int {
-            order += 1
             var headers: HTTPFields = [:]
             if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
             let request = HTTPRequest(method: method, path: path, headers: headers, body: json.map { Data($0.compactText.utf8) })
-            let number = record.requests.count + 1
-            record.requests.append(RunRecord.Request(number: number, request: request, at: .seconds(seconds), order: order))
-            return number
+            return record.sent(request, exchange: nil, at: .seconds(seconds))
         }
 
         mutating func answer(_ number: Int, _ status: Int, at seconds: Int = 0, headers: HTTPFields = [:], json: JSONValue? = nil) {
-            order += 1
-            record.requests[number - 1].answer = RunRecord.Answer(
-                status: status, headers: headers, body: json.map { Data($0.compactText.utf8) } ?? Data(), at: .seconds(seconds),
-                order: order)
+            let response = HTTPResponse(
+                status: HTTPStatus(code: status), headers: headers, body: json.map { Data($0.compactText.utf8) } ?? Data())
+            record.ended(number, .answered(.response(response)), at: .seconds(seconds))
         }
 
         /// A feed refused with 401 under `old`, then a refresh that hands out `new`.
@@ -189,7 +184,7 @@ import Testing
         run.answer(reset, 429, headers: ["Retry-After": "3600"])
         func record(_ error: JSONValue) -> RunRecord {
             var record = run.record
-            record.actions = [RunRecord.Action(name: "forgotPassword", began: 0, ended: run.order, result: .error(error))]
+            record.actions = [RunRecord.Action(name: "forgotPassword", began: 0, ended: run.record.count, result: .error(error))]
             return record
         }
         #expect(InvariantChecker.check(rule, record(["code": "rateLimited", "retryAfter": 3600])).isEmpty)
@@ -311,7 +306,7 @@ import Testing
         // The caller of #1 still waits while its request is sent again with the new session's token.
         let again = run.send(.get, "/feed", bearer: "acc-2")
         run.answer(again, 200)
-        run.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: run.order, result: .value(.null))]
+        run.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: run.record.count, result: .value(.null))]
         let found = InvariantChecker.check(rule, run.record)
         #expect(found.map(\.requests) == [[1, 4, 3]])
         #expect(
@@ -325,9 +320,11 @@ import Testing
         #expect(InvariantChecker.check(rule, old.record).first?.message.contains("after its session ended") == true)
 
         // The caller got its error when the 401 came; the new session's own feed is a new call.
-        clean.record.actions = [RunRecord.Action(name: "feed", began: 0, ended: clean.order, result: .error(["code": "sessionExpired"]))]
+        clean.record.actions = [
+            RunRecord.Action(name: "feed", began: 0, ended: clean.record.count, result: .error(["code": "sessionExpired"]))
+        ]
         clean.send(.get, "/feed", bearer: "acc-2")
-        clean.record.actions.append(RunRecord.Action(name: "feed", began: clean.order - 1, ended: nil, result: nil))
+        clean.record.actions.append(RunRecord.Action(name: "feed", began: clean.record.count - 1, ended: nil, result: nil))
         #expect(InvariantChecker.check(rule, clean.record).isEmpty)
     }
 
@@ -349,11 +346,11 @@ import Testing
     @Test func timelineMovesOnlyAlongTransitions() {
         let rule = invariant(
             .timeline(initial: ["loading"], transitions: ["loading": ["authenticated"], "authenticated": ["unauthenticated"]]))
-        let good = RunRecord(timeline: ["loading", "authenticated", "unauthenticated"])
-        let bad = RunRecord(timeline: ["loading", "unauthenticated"])
+        let good = RunRecord(requests: [], timeline: ["loading", "authenticated", "unauthenticated"])
+        let bad = RunRecord(requests: [], timeline: ["loading", "unauthenticated"])
         #expect(InvariantChecker.check(rule, good).isEmpty)
         #expect(InvariantChecker.check(rule, bad).count == 1)
-        #expect(InvariantChecker.check(rule, RunRecord(timeline: ["authenticated"])).count == 1)
+        #expect(InvariantChecker.check(rule, RunRecord(requests: [], timeline: ["authenticated"])).count == 1)
     }
 }
 

@@ -88,16 +88,15 @@ import Testing
             steps: [Build.step(.perform(Build.call("feed"), parallel: 5, expect: .value(["status": 200])))])
     }()
 
-    private func run(checksReplacedToken: Bool, _ exploration: Exploration) async -> ScenarioResult {
-        await Explorer(driver: Driver(checksReplacedToken: checksReplacedToken), options: RunOptions(), exploration: exploration)
-            .run(Self.scenario)
+    private func run(checksReplacedToken: Bool, _ mode: RunPlan.Mode) async -> ScenarioResult {
+        await ScenarioRunner(driver: Driver(checksReplacedToken: checksReplacedToken), plan: RunPlan(mode: mode)).run(Self.scenario)
     }
 
     @Test(arguments: [1, 2, 20261123] as [UInt64])
     func theLate401BugIsFoundWithin100SchedulesAndItsReplayFailsEveryTime(seed: UInt64) async {
-        let first = await run(checksReplacedToken: false, .schedules(count: 1, seed: seed))
+        let first = await run(checksReplacedToken: false, .explored(schedules: 1, seed: seed))
         #expect(first.status == .passed, "first in, first out hides the bug: \(first.explanation)")
-        let explored = await run(checksReplacedToken: false, .schedules(count: 100, seed: seed))
+        let explored = await run(checksReplacedToken: false, .explored(schedules: 100, seed: seed))
         #expect(explored.status == .failed, "\(explored.explanation)")
         let index = explored.schedules - 1
         let schedule = JobSchedule(seed: seed, index: index)
@@ -109,7 +108,7 @@ import Testing
     }
 
     @Test func theCorrectCoalescerPasses100Schedules() async {
-        let result = await run(checksReplacedToken: true, .schedules(count: 100, seed: 1))
+        let result = await run(checksReplacedToken: true, .explored(schedules: 100, seed: 1))
         #expect(result.status == .passed, "\(result.explanation)")
         #expect(result.schedules == 100)
     }
@@ -117,8 +116,8 @@ import Testing
     @Test func pinnedAnswersKeepTheScriptedOrder() async {
         var pinned = Self.scenario
         pinned.lateAnswers = .zero
-        let result = await Explorer(
-            driver: Driver(checksReplacedToken: false), options: RunOptions(), exploration: .schedules(count: 100, seed: 1)
+        let result = await ScenarioRunner(
+            driver: Driver(checksReplacedToken: false), plan: RunPlan(mode: .explored(schedules: 100, seed: 1))
         ).run(pinned)
         #expect(result.status == .passed, "\(result.explanation)")
     }

@@ -21,23 +21,23 @@ import Testing
         }
     }
 
-    private func refused(_ options: RunOptions) async throws -> ScenarioResult {
+    private func refused(_ options: RunPlan) async throws -> ScenarioResult {
         let text = Rules.document(steps: "", extra: #""given": { "accessToken": "\#(Self.token)" }"#)
         let scenario = try ScenarioLoader(actions: [], givenKeys: RefusingDriver().givenKeys).load(
             data: Data(text.utf8), file: "r.json", id: "r"
         ).get()
-        return await ScenarioRunner(driver: RefusingDriver(), options: options).run(scenario)
+        return await ScenarioRunner(driver: RefusingDriver(), plan: options).run(scenario)
     }
 
     @Test func anErrorMessageIsMasked() async throws {
-        let result = try await refused(RunOptions())
+        let result = try await refused(RunPlan())
         #expect(result.status == .error)
         #expect(result.errorMessage?.contains("the server refused token") == true, "\(result.errorMessage ?? "")")
         #expect(result.errorMessage?.contains(Self.token) == false, "\(result.errorMessage ?? "")")
     }
 
     @Test func revealSecretsShowsTheErrorMessageAsIs() async throws {
-        var options = RunOptions()
+        var options = RunPlan()
         options.revealSecrets = true
         let result = try await refused(options)
         #expect(result.errorMessage?.contains(Self.token) == true, "\(result.errorMessage ?? "")")

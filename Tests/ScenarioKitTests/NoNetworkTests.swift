@@ -108,7 +108,7 @@ import Testing
             exchanges: [Build.exchange("probe", path: "/probe", status: 204)],
             steps: [Build.step(.perform(Build.call("send", ["via": .string(via)]), parallel: 1, expect: .value(["status": 204])))])
         let driver = ProbeDriver(url: url, routed: routed, madeBefore: madeBefore)
-        return await ScenarioRunner(driver: driver, options: RunOptions(route: .urlSession)).run(scenario)
+        return await ScenarioRunner(driver: driver, plan: RunPlan(route: .urlSession)).run(scenario)
     }
 
     @Test func aRoutedSessionsRequestFromAQueueReachesItsRunAndNoSocket() async throws {

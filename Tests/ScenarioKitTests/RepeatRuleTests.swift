@@ -58,7 +58,7 @@ import Testing
     }
 
     private func repeated(_ mode: String, times: Int = 3) async throws -> ScenarioResult {
-        await SuiteRunner.execute(try scenario(), driver: FlakyDriver(mode: mode), configuration: .init(repeatCount: times))
+        await ScenarioRunner(driver: FlakyDriver(mode: mode), plan: RunPlan(mode: .repeated(times))).run(try scenario())
     }
 
     @Test func aSteadyStackPassesEveryRepeat() async throws {
@@ -75,7 +75,7 @@ import Testing
     @Test func aRunThatSendsFewerRequestsFailsTheRepeat() async throws {
         let result = try await repeated("fewer")
         #expect(result.status == .failed)
-        #expect(result.failures.first?.message.contains("first differing transcript line") == true, "\(result.failureText)")
+        #expect(result.failures.first?.message.contains("first differing event") == true, "\(result.failureText)")
     }
 
     @Test func repeatOnceComparesNothing() async throws {

@@ -62,13 +62,13 @@ import Testing
         private static let timedOut = Outcome.error(["code": "timedOut"])
         private static let ok = Outcome.value(["status": 200])
 
-        private func run(_ exchange: Exchange, _ steps: [Step], route: RunOptions.Route = .direct) async -> ScenarioResult {
-            await ScenarioRunner(driver: Driver(), options: RunOptions(route: route)).run(
+        private func run(_ exchange: Exchange, _ steps: [Step], route: RunPlan.Route = .direct) async -> ScenarioResult {
+            await ScenarioRunner(driver: Driver(), plan: RunPlan(route: route)).run(
                 Build.scenario(exchanges: [exchange], steps: steps))
         }
 
-        @Test(arguments: RunOptions.Route.allCases)
-        func anAnswerLaterThanTheSessionsTimeoutFailsTheTaskAtTheTimeout(route: RunOptions.Route) async {
+        @Test(arguments: RunPlan.Route.allCases)
+        func anAnswerLaterThanTheSessionsTimeoutFailsTheTaskAtTheTimeout(route: RunPlan.Route) async {
             let late = await run(
                 Build.exchange("feed", path: "/feed", latency: .seconds(45)),
                 [Build.step(.perform(Build.call("feed"), parallel: 1, expect: Self.timedOut))], route: route)
@@ -123,8 +123,8 @@ import Testing
         }
 
         /// `context.transport` waits as long as the answer takes on both routes, so they agree.
-        @Test(arguments: RunOptions.Route.allCases)
-        func theDriverContextsTransportWaitsOnEitherRoute(route: RunOptions.Route) async {
+        @Test(arguments: RunPlan.Route.allCases)
+        func theDriverContextsTransportWaitsOnEitherRoute(route: RunPlan.Route) async {
             let result = await run(
                 Build.exchange("feed", path: "/feed", latency: .seconds(90)),
                 [Build.step(.perform(Build.call("feedThroughTransport"), parallel: 1, expect: Self.ok))], route: route)

@@ -51,8 +51,8 @@ import Testing
             exchanges: [Build.exchange("slow", path: "/x", latency: .seconds(30))],
             steps: [Build.step(.start(Build.call("get", ["path": "/x"]), handle: "never-awaited"))],
             relax: Relaxations(unusedExchanges: true))
-        for route in RunOptions.Route.allCases {
-            let result = await ScenarioRunner(driver: TestDriver(), options: RunOptions(route: route)).run(scenario)
+        for route in RunPlan.Route.allCases {
+            let result = await ScenarioRunner(driver: TestDriver(), plan: RunPlan(route: route)).run(scenario)
             #expect(result.status == .passed, "\(route): \(result.errorMessage ?? "")")
             // The held answer is dropped at the end: time never reaches its latency.
             #expect(result.virtualTime < .seconds(30), "\(route)")

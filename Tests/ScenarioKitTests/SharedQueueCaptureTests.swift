@@ -36,7 +36,7 @@ import Testing
             return .null
         }
         let scenario = Build.scenario(steps: [Build.step(.perform(Build.call("act"), parallel: 1, expect: .ok))])
-        let result = await ScenarioRunner(driver: driver, options: RunOptions(route: .direct)).run(scenario)
+        let result = await ScenarioRunner(driver: driver, plan: RunPlan(route: .direct)).run(scenario)
         inside.stop()
         #expect(result.status == .passed, "\(result.explanation)")
         #expect(overlaps.value == 0, "another thread ran a block of the shared queue while the runner held it")
@@ -63,7 +63,7 @@ import Testing
             return .null
         }
         let scenario = Build.scenario(steps: [Build.step(.perform(Build.call("act"), parallel: 1, expect: .ok))])
-        let result = await ScenarioRunner(driver: driver, options: RunOptions(route: .direct)).run(scenario)
+        let result = await ScenarioRunner(driver: driver, plan: RunPlan(route: .direct)).run(scenario)
         #expect(
             result.errorMessage?.contains(
                 "escaped: a block for queue 'stack.child' was enqueued from a thread the scenario does not run (system name '") == true,

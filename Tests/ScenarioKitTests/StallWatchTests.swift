@@ -8,13 +8,13 @@ import Testing
     @Test func aScenarioThatStopsRunningWorkIsReported() async {
         let counter = RunCounter()
         let scenario = ObjectIdentifier(counter)
-        let reported: Capture.Progress = await withCheckedContinuation { done in
+        let reported: ScenarioHost.Progress = await withCheckedContinuation { done in
             StallWatch.watch(
                 every: .milliseconds(5), for: .milliseconds(50),
                 progress: {
                     // Progress for the first 20 readings, then none.
                     let reading = counter.next()
-                    return Capture.Progress(scheduler: scenario, file: "stuck.json", workRun: min(reading, 20))
+                    return ScenarioHost.Progress(scheduler: scenario, file: "stuck.json", workRun: min(reading, 20))
                 }
             ) { done.resume(returning: $0) }
         }

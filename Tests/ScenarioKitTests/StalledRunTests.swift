@@ -70,7 +70,7 @@ import Testing
         #expect(stalled.status == .error)
         #expect(stalled.explanation.contains("made no progress for 1.0 seconds of real time"), "\(stalled.explanation)")
         // The process goes on: nothing of it (a job, a connection) is taken for that run's any more.
-        #expect(Capture.runningScenario == nil)
+        #expect(ScenarioHost.shared.runningScenario == nil)
         let next = await runner.run(Build.scenario(steps: [Build.step(.perform(Build.call("nothing"), parallel: 1, expect: .ok))]))
         #expect(next.status == .error)
         #expect(next.explanation.contains("blocked the scenario's thread for real earlier in this process"), "\(next.explanation)")

@@ -115,12 +115,12 @@ import Testing
             return [login, feed]
         }()
 
-        private func run(_ scenario: Scenario, route: RunOptions.Route = .direct) async -> ScenarioResult {
-            await ScenarioRunner(driver: Driver(), options: RunOptions(route: route)).run(scenario)
+        private func run(_ scenario: Scenario, route: RunPlan.Route = .direct) async -> ScenarioResult {
+            await ScenarioRunner(driver: Driver(), plan: RunPlan(route: route)).run(scenario)
         }
 
-        @Test(arguments: RunOptions.Route.allCases)
-        func aCookieTheLoginSetIsSentWithTheNextRequest(route: RunOptions.Route) async {
+        @Test(arguments: RunPlan.Route.allCases)
+        func aCookieTheLoginSetIsSentWithTheNextRequest(route: RunPlan.Route) async {
             let scenario = Build.scenario(
                 exchanges: Self.cookieExchanges,
                 steps: [Build.step(.perform(Build.call("loginThenFeed"), parallel: 1, expect: .value(["status": 200])))])
@@ -149,8 +149,8 @@ import Testing
             #expect(!(next.transcript.first ?? "").contains("Cookie"), "\(next.transcript)")
         }
 
-        @Test(arguments: RunOptions.Route.allCases)
-        func uploadTasksCarryTheirBody(route: RunOptions.Route) async {
+        @Test(arguments: RunPlan.Route.allCases)
+        func uploadTasksCarryTheirBody(route: RunPlan.Route) async {
             var profile = Build.exchange("profile", path: "/profile")
             profile.request.method = .put
             profile.request.body = .jsonSubset(["name": "Ada"])
@@ -169,8 +169,8 @@ import Testing
 
         /// FoundationNetworking adds a configuration's headers in its own HTTP loading only: they
         /// are added here as it would, and a request's own value of a field wins.
-        @Test(arguments: RunOptions.Route.allCases)
-        func aSessionsAdditionalHeadersReachTheBackend(route: RunOptions.Route) async {
+        @Test(arguments: RunPlan.Route.allCases)
+        func aSessionsAdditionalHeadersReachTheBackend(route: RunPlan.Route) async {
             var spanish = Build.exchange("me-es", path: "/me")
             spanish.request.headers = ["X-App-Version": "1.2.3", "Accept-Language": "es"]
             var english = Build.exchange("me-en", path: "/me")
@@ -202,8 +202,8 @@ import Testing
 
         /// FoundationNetworking follows redirects only in its own HTTP loading: here the protocol
         /// follows them as it would, asking the session's delegate first.
-        @Test(arguments: RunOptions.Route.allCases)
-        func redirectsAreFollowedUnlessTheDelegateRefuses(route: RunOptions.Route) async {
+        @Test(arguments: RunPlan.Route.allCases)
+        func redirectsAreFollowedUnlessTheDelegateRefuses(route: RunPlan.Route) async {
             let followed = await run(
                 Build.scenario(
                     exchanges: Self.redirected,

@@ -13,7 +13,7 @@ import Testing
         private let file = DiscoveredScenario(path: "a/b.json", id: "a/b")
 
         @Test func aWorkerThatDiesCostsItsScenarioOnly() async {
-            guard case .died(let reason) = await pool("read line; kill -SEGV $$").run(file) else {
+            guard case .died(let reason) = await pool("read line; kill -SEGV $$").run(file, plan: RunPlan()) else {
                 Issue.record("a worker killed by a signal answered")
                 return
             }
@@ -23,7 +23,8 @@ import Testing
         @Test func aWorkerAnswersWithTheResultItWrites() async throws {
             let answer = ScenarioResult(id: "a/b", name: "b", file: "a/b.json", status: .failed, transcript: ["line"])
             let json = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
-            guard case .finished(let executed) = await pool("read line; printf '%s\\n' '{\"result\":\(json)}'").run(file) else {
+            guard case .finished(let executed) = await pool("read line; printf '%s\\n' '{\"result\":\(json)}'").run(file, plan: RunPlan())
+            else {
                 Issue.record("the answer was not read")
                 return
             }
@@ -41,7 +42,7 @@ import Testing
             let reply = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
             let loadFailure = String(decoding: try JSONEncoder().encode(failure), as: UTF8.self)
             let script = "read line; printf '%s\\n' '{\"result\":\(reply),\"loadFailure\":\(loadFailure)}'"
-            guard case .finished(let executed) = await pool(script).run(file) else {
+            guard case .finished(let executed) = await pool(script).run(file, plan: RunPlan()) else {
                 Issue.record("the answer was not read")
                 return
             }
@@ -51,7 +52,9 @@ import Testing
         /// A worker stuck in its scenario (here: one that never answers) is stopped after its
         /// stall limit, and its scenario is an error that says why.
         @Test func aWorkerThatGoesQuietIsStopped() async {
-            guard case .died(let reason) = await pool("read line; exec sleep 600", stallLimit: .milliseconds(300)).run(file) else {
+            guard
+                case .died(let reason) = await pool("read line; exec sleep 600", stallLimit: .milliseconds(300)).run(file, plan: RunPlan())
+            else {
                 Issue.record("a silent worker answered")
                 return
             }
@@ -66,7 +69,7 @@ import Testing
             guard
                 case .finished(let executed) = await pool(
                     "read line; \(beats); printf '%s\\n' '{\"result\":\(json)}'", stallLimit: .seconds(2)
-                ).run(file)
+                ).run(file, plan: RunPlan())
             else {
                 Issue.record("the answer after heartbeats was not read")
                 return
@@ -75,7 +78,7 @@ import Testing
         }
 
         @Test func aLineThatIsNotAReplyIsNotTakenForOne() async {
-            guard case .died(let reason) = await pool("read line; echo 'notes: GET /notes answered 200'").run(file) else {
+            guard case .died(let reason) = await pool("read line; echo 'notes: GET /notes answered 200'").run(file, plan: RunPlan()) else {
                 Issue.record("a stray line was taken for a reply")
                 return
             }

@@ -21,13 +21,13 @@ import Testing
 
     @Test func aDoubleAlertBreaksTheInvariantWithEveryExpectationLeftOut() async throws {
         let scenario = try load("blocked-user/concurrent-403s-log-out-once")
-        var options = RunOptions()
+        var options = RunPlan()
         options.invariantsOnly = true
-        let fine = await ScenarioRunner(driver: Self.driver, options: options).run(scenario)
+        let fine = await ScenarioRunner(driver: Self.driver, plan: options).run(scenario)
         #expect(fine.status == .passed, "\(fine.failures.map(\.summary))")
         #expect(fine.steps.last?.label == "invariants")
 
-        let buggy = await ScenarioRunner(driver: DoubleAlertDriver(base: Self.driver), options: options).run(scenario)
+        let buggy = await ScenarioRunner(driver: DoubleAlertDriver(base: Self.driver), plan: options).run(scenario)
         #expect(buggy.status == .failed)
         #expect(buggy.failures.map(\.label) == ["invariant account-blocked-alert-once-per-blocked-session"])
         #expect(buggy.failures.first?.message.contains("shown 2 time(s)") == true)

@@ -14,51 +14,60 @@ import Testing
 
     static let corpus = ScenarioFile.all(in: "Scenarios")
 
-    @Test func theEnvironmentReplacesHowATraitRunsAndWhereItReports() throws {
-        let trait = ScenarioSettings(schedules: 100, seed: 3, reports: "Reports")
-        let (replay, problems) = ScenarioSettings.environment([
-            "SCENARIO_REPLAY_SCHEDULE": "7:42", "SCENARIO_REPORTS": ".build/reports",
-        ])
-        #expect(problems.isEmpty)
-        let merged = trait.overridden(by: replay)
-        #expect(try merged.mode().get() == .explored(.replay(JobSchedule(seed: 7, index: 42))))
-        #expect(merged.reports == ".build/reports")
-
-        let reportsOnly = trait.overridden(by: ScenarioSettings.environment(["SCENARIO_REPORTS": "elsewhere"]).settings)
-        #expect(try reportsOnly.mode().get() == .explored(.schedules(count: 100, seed: 3)))
-        #expect(reportsOnly.reports == "elsewhere")
-        // A seed alone re-seeds the trait's schedules; with nothing to explore it is still refused.
-        let reseeded = trait.overridden(by: ScenarioSettings.environment(["SCENARIO_SEED": "2"]).settings)
-        #expect(try reseeded.mode().get() == .explored(.schedules(count: 100, seed: 2)))
-        let seedForNothing = ScenarioSettings(repeat: 5).overridden(by: ScenarioSettings(seed: 2))
-        #expect(throws: ScenarioSettings.Problem.self) { try seedForNothing.mode().get() }
-        #expect(try ScenarioSettings(repeat: 5).mode().get() == .repeated(5))
-        #expect(try ScenarioSettings().mode().get() == .once)
+    /// The plan a test bundle's settings give, the environment on top of the trait.
+    private func plan(_ trait: ScenarioSettings, _ environment: [String: String]) -> (Result<RunPlan.Mode, RunPlan.Problem>, String?) {
+        let (plan, reports) = trait.plan(RunPlan(), environment: environment)
+        return (plan.map(\.mode), reports)
     }
 
+    @Test func theEnvironmentReplacesATraitsSettingsAndWhereItReports() throws {
+        let trait = ScenarioSettings(schedules: 100, seed: 3, reports: "Reports")
+        // A replay replays one of the trait's schedules: it replaces their count and seed.
+        let (replay, reports) = plan(trait, ["SCENARIO_REPLAY_SCHEDULE": "7:42", "SCENARIO_REPORTS": ".build/reports"])
+        #expect(try replay.get() == .replay(JobSchedule(seed: 7, index: 42)))
+        #expect(reports == ".build/reports")
+
+        let (same, elsewhere) = plan(trait, ["SCENARIO_REPORTS": "elsewhere"])
+        #expect(try same.get() == .explored(schedules: 100, seed: 3))
+        #expect(elsewhere == "elsewhere")
+        // A seed alone re-seeds the trait's schedules; more schedules replace the trait's count.
+        #expect(try plan(trait, ["SCENARIO_SEED": "2"]).0.get() == .explored(schedules: 100, seed: 2))
+        #expect(try plan(trait, ["SCENARIO_SCHEDULES": "7"]).0.get() == .explored(schedules: 7, seed: 3))
+        #expect(try plan(ScenarioSettings(repeat: 5), [:]).0.get() == .repeated(5))
+        #expect(try plan(ScenarioSettings(), [:]).0.get() == .once)
+        #expect(plan(ScenarioSettings(), [:]).1 == nil)
+    }
+
+    /// What the command line refuses, the environment over a trait refuses too, in its words:
+    /// a repeat from the environment does not silently replace a trait's schedules.
     @Test(arguments: [
-        (ScenarioSettings(repeat: 2, schedules: 3), "settings 'schedules' and 'repeat' cannot be used together"),
-        (ScenarioSettings(schedules: 3, replay: "1:2"), "settings 'replay' and 'schedules' cannot be used together"),
-        (ScenarioSettings(seed: 4), "seed goes with schedules"),
-        (ScenarioSettings(replay: "42"), "replay '42': expected SEED:INDEX as a failure printed it, such as 7:42"),
-        (ScenarioSettings(schedules: 0), "schedules 0: expected at least 1"),
+        (ScenarioSettings(schedules: 100), ["SCENARIO_REPEAT": "20"], "'schedules: 100' and 'SCENARIO_REPEAT=20' cannot be used together"),
+        (ScenarioSettings(repeat: 3), ["SCENARIO_SCHEDULES": "50"], "'SCENARIO_SCHEDULES=50' and 'repeat: 3' cannot be used together"),
+        (
+            ScenarioSettings(repeat: 3), ["SCENARIO_REPLAY_SCHEDULE": "1:2"],
+            "'SCENARIO_REPLAY_SCHEDULE=1:2' and 'repeat: 3' cannot be used together"
+        ),
+        (ScenarioSettings(repeat: 2, schedules: 3), [:], "'schedules: 3' and 'repeat: 2' cannot be used together"),
+        (ScenarioSettings(schedules: 3, replay: "1:2"), [:], #"'replay: "1:2"' and 'schedules: 3' cannot be used together"#),
+        (ScenarioSettings(repeat: 5), ["SCENARIO_SEED": "2"], "SCENARIO_SEED=2 goes with schedules"),
+        (ScenarioSettings(replay: "42"), [:], "invalid value '42' for replay: expected SEED:INDEX as a failure printed it, such as 7:42"),
+        (ScenarioSettings(schedules: 0), [:], "invalid value '0' for schedules: expected a whole number of at least 1"),
+        (
+            ScenarioSettings(), ["SCENARIO_SCHEDULES": "many"],
+            "invalid value 'many' for SCENARIO_SCHEDULES: expected a whole number of at least 1"
+        ),
+        (ScenarioSettings(), ["SCENARIO_REPEAT": "0"], "invalid value '0' for SCENARIO_REPEAT: expected a whole number of at least 1"),
+        (
+            ScenarioSettings(schedules: 2), ["SCENARIO_SEED": "-1"],
+            "invalid value '-1' for SCENARIO_SEED: expected a whole number, such as 7"
+        ),
     ])
-    func settingsThatCannotGoTogetherSaySo(settings: ScenarioSettings, message: String) {
-        guard case .failure(let problem) = settings.mode() else {
-            Issue.record("\(settings) was accepted")
+    func settingsThatCannotGoTogetherSaySo(trait: ScenarioSettings, environment: [String: String], message: String) {
+        guard case .failure(let problem) = plan(trait, environment).0 else {
+            Issue.record("\(trait) with \(environment) was accepted")
             return
         }
         #expect(problem.description == message)
-    }
-
-    @Test func anEnvironmentValueThatIsNotANumberIsNamed() {
-        let (_, problems) = ScenarioSettings.environment(["SCENARIO_SCHEDULES": "many", "SCENARIO_SEED": "-1", "SCENARIO_REPEAT": "0"])
-        #expect(
-            problems.map(\.description).sorted() == [
-                "SCENARIO_REPEAT=0: expected a whole number of at least 1",
-                "SCENARIO_SCHEDULES=many: expected a whole number of at least 1",
-                "SCENARIO_SEED=-1: expected a whole number, such as 7",
-            ])
     }
 
     @Test func aFailedScheduleSaysHowToReplayItFromATest() {
@@ -96,7 +105,7 @@ import Testing
         #expect(files.count == 6)
         // The environment left out, so that a developer's own SCENARIO_* settings change nothing here.
         func check(_ file: ScenarioFile) async -> (result: ScenarioResult?, problems: [ScenarioFile.Problem]) {
-            await file.run(with: ScenarioSuiteTests.driver, options: RunOptions(), settings: settings, environment: [:], label: "t")
+            await file.run(with: ScenarioSuiteTests.driver, plan: RunPlan(), settings: settings, environment: [:], label: "t")
         }
         await withTaskGroup(of: Void.self) { group in
             for file in files {
@@ -122,12 +131,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = try #require(Self.corpus.first)
         let outcome = await file.run(
-            with: ScenarioSuiteTests.driver, options: RunOptions(), settings: ScenarioSettings(reports: folder),
+            with: ScenarioSuiteTests.driver, plan: RunPlan(), settings: ScenarioSettings(reports: folder),
             environment: ["SCENARIO_SCHEDULES": "many"], label: nil)
         #expect(outcome.result == nil)
-        #expect(outcome.problems.map(\.message) == ["SCENARIO_SCHEDULES=many: expected a whole number of at least 1"])
+        #expect(
+            outcome.problems.map(\.message) == [
+                "settings: invalid value 'many' for SCENARIO_SCHEDULES: expected a whole number of at least 1"
+            ])
         let recorded = ReportFolder(path: folder).results()
         #expect(recorded.map(\.status) == [.error])
-        #expect(recorded.first?.errorMessage?.contains("SCENARIO_SCHEDULES=many") == true)
+        #expect(recorded.first?.errorMessage?.contains("'many' for SCENARIO_SCHEDULES") == true)
     }
 }

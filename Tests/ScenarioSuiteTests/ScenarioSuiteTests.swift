@@ -26,7 +26,7 @@ import Testing
 
     @Test("scenario (URLSession + URLProtocol)", arguments: ScenarioFile.all(in: "Scenarios"))
     func throughURLSession(file: ScenarioFile) async {
-        await file.check(with: Self.driver, options: RunOptions(route: .urlSession))
+        await file.check(with: Self.driver, plan: RunPlan(route: .urlSession))
     }
 
     @Test func failuresAreRecordedAtTheScenarioFile() async {

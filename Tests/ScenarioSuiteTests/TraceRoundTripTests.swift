@@ -15,10 +15,10 @@ import Testing
 
     /// What `scenario export` does: run the scenario recording what the backend served, on
     /// `route`, then import it and run it again.
-    @Test(arguments: scenarios, RunOptions.Route.allCases)
-    func exportThenImportReplaysTheSameTranscript(_ id: String, route: RunOptions.Route) async throws {
+    @Test(arguments: scenarios, RunPlan.Route.allCases)
+    func exportThenImportReplaysTheSameTranscript(_ id: String, route: RunPlan.Route) async throws {
         let original = try ScenarioSuiteTests.load(ScenarioSuiteTests.root + "/\(id).json", id: id)
-        let (first, trace) = await ScenarioRunner(driver: ScenarioSuiteTests.driver, options: RunOptions(route: route)).runRecording(
+        let (first, trace) = await ScenarioRunner(driver: ScenarioSuiteTests.driver, plan: RunPlan(route: route)).runRecording(
             original)
         #expect(first.status == .passed)
 
@@ -32,7 +32,7 @@ import Testing
         let driver = ScenarioSuiteTests.driver
         let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             .load(data: Data(text.utf8), file: "imported.json", id: "imported").get()
-        let second = await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(scenario)
+        let second = await ScenarioRunner(driver: driver, plan: RunPlan(route: route)).run(scenario)
         #expect(second.status == .passed, "\(second.explanation)")
         // Exchange ids are the importer's own; everything else (order, concurrency, times,
         // requests and answers, with secrets masked by number) must be the same.

@@ -7,7 +7,7 @@ import TwoSessionAppDriver
 /// The two-session scenarios can fail: each test changes one expectation of a passing scenario
 /// to something the app does not do, and the run must report it as failed on both routes.
 @Suite struct TwoSessionAppBrokenVariantTests {
-    static let routes = RunOptions.Route.allCases
+    static let routes = RunPlan.Route.allCases
 
     /// Edits `document["expect"]`.
     static func editExpect(_ document: inout [String: Any], _ edit: (inout [String: Any]) throws -> Void) throws {
@@ -28,7 +28,7 @@ import TwoSessionAppDriver
     }
 
     @Test(arguments: routes)
-    func expectingTwoBlockedAlertsFails(route: RunOptions.Route) async throws {
+    func expectingTwoBlockedAlertsFails(route: RunPlan.Route) async throws {
         let result = try await TwoSessionAppScenarioTests.corpus.runVariant(
             "blocked-user/concurrent-403s-one-logout-one-alert", route: route
         ) { document in
@@ -43,7 +43,7 @@ import TwoSessionAppDriver
     }
 
     @Test(arguments: routes)
-    func expectingTwoServerLogoutsFails(route: RunOptions.Route) async throws {
+    func expectingTwoServerLogoutsFails(route: RunPlan.Route) async throws {
         let result = try await TwoSessionAppScenarioTests.corpus.runVariant(
             "blocked-user/concurrent-403s-one-logout-one-alert", route: route
         ) { document in
@@ -56,7 +56,7 @@ import TwoSessionAppDriver
     }
 
     @Test(arguments: routes)
-    func expectingTwoRefreshesFails(route: RunOptions.Route) async throws {
+    func expectingTwoRefreshesFails(route: RunPlan.Route) async throws {
         let result = try await TwoSessionAppScenarioTests.corpus.runVariant("token-refresh/concurrent-401s-one-refresh", route: route) {
             document in
             try Self.editCounts(&document) { counts in
@@ -68,7 +68,7 @@ import TwoSessionAppDriver
     }
 
     @Test(arguments: routes)
-    func expectingTheLateRetryWithTheOldTokenFails(route: RunOptions.Route) async throws {
+    func expectingTheLateRetryWithTheOldTokenFails(route: RunPlan.Route) async throws {
         let result = try await TwoSessionAppScenarioTests.corpus.runVariant(
             "token-refresh/late-401-after-refresh-reuses-the-new-token", route: route
         ) { document in
@@ -86,7 +86,7 @@ import TwoSessionAppDriver
     }
 
     @Test(arguments: routes)
-    func expectingAShorterBackoffFails(route: RunOptions.Route) async throws {
+    func expectingAShorterBackoffFails(route: RunPlan.Route) async throws {
         let result = try await TwoSessionAppScenarioTests.corpus.runVariant("rate-limit/429-retry-after-then-success", route: route) {
             document in
             var steps = try #require(document["steps"] as? [[String: Any]])
@@ -102,7 +102,7 @@ import TwoSessionAppDriver
     }
 
     @Test(arguments: routes)
-    func expectingNoAlertForAnHourLongWaitFails(route: RunOptions.Route) async throws {
+    func expectingNoAlertForAnHourLongWaitFails(route: RunPlan.Route) async throws {
         let result = try await TwoSessionAppScenarioTests.corpus.runVariant("rate-limit/429-one-hour-retry-after-is-an-alert", route: route)
         { document in
             try Self.editExpect(&document) { expect in expect["alerts"] = [Any]() }
@@ -112,7 +112,7 @@ import TwoSessionAppDriver
     }
 
     @Test(arguments: routes)
-    func expectingTheDashboardForAnInactiveAccountFails(route: RunOptions.Route) async throws {
+    func expectingTheDashboardForAnInactiveAccountFails(route: RunPlan.Route) async throws {
         let result = try await TwoSessionAppScenarioTests.corpus.runVariant("startup/inactive-account-at-startup", route: route) {
             document in
             try Self.editExpect(&document) { expect in

@@ -18,7 +18,7 @@ import Testing
         try await Self.check(id, route: .urlSession)
     }
 
-    static func check(_ id: String, route: RunOptions.Route) async throws {
+    static func check(_ id: String, route: RunPlan.Route) async throws {
         let (first, differing) = try await TwoSessionAppScenarioTests.corpus.repeated(id, route: route, runs: runs)
         #expect(first.status == .passed, "\(first.explanation)")
         #expect(differing == 0, "\(differing) of \(runs - 1) repeated runs differed from the first")

@@ -11,8 +11,8 @@ import TwoSessionAppDriver
         #expect(Self.corpus.scenarios.count >= 9, "\(Self.corpus.folder) holds \(Self.corpus.scenarios.count) scenarios")
     }
 
-    @Test("two-session scenario passes on both routes", arguments: corpus.ids, RunOptions.Route.allCases)
-    func passes(id: String, route: RunOptions.Route) async throws {
+    @Test("two-session scenario passes on both routes", arguments: corpus.ids, RunPlan.Route.allCases)
+    func passes(id: String, route: RunPlan.Route) async throws {
         let result = try await Self.corpus.run(id, route: route)
         #expect(result.status == .passed, "\(result.explanation)")
     }

@@ -46,9 +46,8 @@ struct ScenarioCLI: Sendable {
             return try help(rest)
         #if os(macOS) || os(Linux) || os(Windows)
             case RunCommand.workerName:
-                // A worker of `run --jobs N`: the same flags as `run`, scenarios on standard input.
-                let parsed = try CommandLineParser.parse(rest, options: RunCommand.allOptions, command: RunCommand.name)
-                await WorkerPool.serve(driver: context.driver, configuration: try RunCommand(parsed).configuration(workers: nil))
+                // A worker of `run --jobs N`: scenarios and the plan to run them under on standard input.
+                await WorkerPool.serve(driver: context.driver)
                 return .success
         #endif
         default:

@@ -42,7 +42,8 @@ struct ExportCommand: Command {
         case .success(let loaded):
             scenario = loaded
         }
-        let (result, trace) = await ScenarioRunner(driver: context.driver).runRecording(scenario)
+        let (result, record) = await ScenarioRunner(driver: context.driver).runReporting(scenario)
+        let trace = record.har()
         let log = keepSecrets ? trace : TraceRedactor().redact(trace).log
         // A trace of no entries is one 'scenario import' refuses: write nothing rather than it.
         guard !log.entries.isEmpty else {

@@ -51,8 +51,8 @@ struct RunCommand: Command {
     var selection: ScenarioSelection
     /// Parallel workers.
     var jobs: Int
-    /// Runs per scenario.
-    var repeatCount: Int
+    /// How each scenario runs.
+    var plan: RunPlan
     /// Whether to stop after the first failure.
     var failFast: Bool
     /// Where to write the JUnit report (`nil`: not at all).
@@ -63,17 +63,12 @@ struct RunCommand: Command {
     var htmlPath: String?
     /// How much to print.
     var verbosity: ConsoleReport.Verbosity
-    /// How scenarios are wired.
-    var runOptions: RunOptions
-    /// Schedule exploration, if asked for.
-    var exploration: Exploration?
     /// Whether running nothing is fine.
     var allowEmpty = false
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
         paths = arguments.scenarioPaths
         jobs = try Self.count(arguments, "--jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-        repeatCount = try Self.count(arguments, "--repeat") ?? 1
         failFast = arguments.has("--fail-fast")
 
         var shard: ScenarioSelection.Shard?
@@ -111,67 +106,41 @@ struct RunCommand: Command {
         }
         verbosity = arguments.has("--quiet") ? .quiet : arguments.has("--verbose") ? .verbose : .normal
 
-        var route = RunOptions.Route.direct
+        var route = RunPlan.Route.direct
         if let text = arguments.value("--route") {
-            guard let parsed = RunOptions.Route(rawValue: text) else {
-                let choices = RunOptions.Route.allCases.map(\.rawValue)
+            guard let parsed = RunPlan.Route(rawValue: text) else {
+                let choices = RunPlan.Route.allCases.map(\.rawValue)
                 var reason = "expected one of \(choices.joined(separator: ", "))"
                 if let close = Suggestion.closest(to: text, in: choices) { reason += "; did you mean '\(close)'?" }
                 throw .invalidValue(option: "--route", value: text, command: Self.name, reason: reason)
             }
             route = parsed
         }
-        runOptions = RunOptions(route: route, revealSecrets: arguments.has("--show-secrets"))
-        runOptions.invariantsOnly = arguments.has("--invariants-only")
         allowEmpty = arguments.has("--allow-empty")
 
-        if let text = arguments.value("--replay-schedule") {
-            for option in ["--schedules", "--seed", "--repeat"] where arguments.contains(option) {
-                throw .conflictingOptions("--replay-schedule", option, command: Self.name)
-            }
-            guard let schedule = JobSchedule(parsing: text) else {
-                throw .invalidValue(
-                    option: "--replay-schedule", value: text, command: Self.name,
-                    reason: "expected SEED:INDEX as a failure printed it, such as 7:42")
-            }
-            exploration = .replay(schedule)
-        } else if let count = try Self.count(arguments, "--schedules") {
-            if arguments.contains("--repeat") { throw .conflictingOptions("--schedules", "--repeat", command: Self.name) }
-            var seed: UInt64 = 1
-            if let text = arguments.value("--seed") {
-                guard let parsed = UInt64(text) else {
-                    throw .invalidValue(option: "--seed", value: text, command: Self.name, reason: "expected a whole number, such as 7")
-                }
-                seed = parsed
-            }
-            exploration = .schedules(count: count, seed: seed)
-        } else if arguments.contains("--seed") {
+        // How often and in which orders: checked where a test bundle's settings are too.
+        func given(_ option: String) -> RunPlan.Settings.Given? { arguments.value(option).map { .init($0, name: option) } }
+        let settings = RunPlan.Settings(
+            repeatCount: given("--repeat"), schedules: given("--schedules"), seed: given("--seed"), replay: given("--replay-schedule"),
+            schedulesName: "--schedules")
+        switch settings.mode() {
+        case .success(let mode):
+            plan = RunPlan(
+                route: route, revealSecrets: arguments.has("--show-secrets"), invariantsOnly: arguments.has("--invariants-only"), mode: mode
+            )
+        case .failure(.conflict(let first, let second)):
+            throw .conflictingOptions(first, second, command: Self.name)
+        case .failure(.invalid(let option, let value, let reason)):
+            throw .invalidValue(option: option, value: value, command: Self.name, reason: reason)
+        case .failure(.seedWithoutSchedules(let option, let schedules)):
             throw .invalidValue(
-                option: "--seed", value: arguments.value("--seed") ?? "", command: Self.name, reason: "--seed goes with --schedules")
+                option: option, value: arguments.value(option) ?? "", command: Self.name, reason: "\(option) goes with \(schedules)")
         }
     }
 
     /// The suite configuration; `workers` run scenarios when `jobs` is more than 1.
     func configuration(workers: WorkerLaunch?) -> SuiteRunner.Configuration {
-        SuiteRunner.Configuration(
-            selection: selection, jobs: jobs, repeatCount: repeatCount, failFast: failFast, options: runOptions,
-            exploration: exploration, workers: workers)
-    }
-
-    /// What a worker needs to run a scenario exactly as this command would.
-    private var workerArguments: [String] {
-        var arguments = ["--route", runOptions.route.rawValue, "--repeat", String(repeatCount)]
-        if runOptions.revealSecrets { arguments.append("--show-secrets") }
-        switch exploration {
-        case .schedules(let count, let seed)?:
-            arguments = ["--route", runOptions.route.rawValue, "--schedules", String(count), "--seed", String(seed)]
-        case .replay(let schedule)?:
-            arguments = ["--route", runOptions.route.rawValue, "--replay-schedule", schedule.description]
-        case nil: break
-        }
-        if runOptions.revealSecrets, exploration != nil { arguments.append("--show-secrets") }
-        if runOptions.invariantsOnly { arguments.append("--invariants-only") }
-        return arguments
+        SuiteRunner.Configuration(selection: selection, jobs: jobs, failFast: failFast, plan: plan, workers: workers)
     }
 
     /// A whole number of at least 1, if the option was given.
@@ -187,7 +156,7 @@ struct RunCommand: Command {
         // Scenarios own the process while they run; in parallel, each runs in a worker process.
         ScenarioProcess.claimWholeProcess()
         let workers = context.executablePath.map {
-            WorkerLaunch(executable: URL(fileURLWithPath: $0), arguments: [Self.workerName] + workerArguments)
+            WorkerLaunch(executable: URL(fileURLWithPath: $0), arguments: [Self.workerName])
         }
         let configuration = configuration(workers: workers)
         let suite = SuiteRunner(driver: context.driver, configuration: configuration)
@@ -202,7 +171,7 @@ struct RunCommand: Command {
         if verbosity >= .verbose {
             var header = "Running \(files.count) scenario file\(files.count == 1 ? "" : "s") with \(jobs) worker\(jobs == 1 ? "" : "s")"
             if let shard = selection.shard { header += ", shard \(shard)" }
-            if repeatCount > 1 { header += ", \(repeatCount) runs each" }
+            if case .repeated(let times) = plan.mode { header += ", \(times) runs each" }
             console.out(header + "\n")
         }
 
@@ -249,7 +218,7 @@ struct RunCommand: Command {
         console.out(report.summary(outcome.tally))
         if let writeError { throw writeError }
         if !allowEmpty, !files.isEmpty, outcome.tally.skipped == outcome.tally.total {
-            if runOptions.invariantsOnly {
+            if plan.invariantsOnly {
                 throw .nothingSelected(
                     "no invariant governs any of the \(files.count) scenario files found; --invariants-only checked nothing")
             }

@@ -8,7 +8,7 @@ enum ExpectationChecks {
         var state: JSONValue?
         var alerts: [JSONValue]?
         var timeline: [JSONValue]?
-        var requests: [ScriptedBackend.LoggedRequest]
+        var requests: [RunRecord.Request]
     }
 
     /// An action's result against the outcome a step expects.
@@ -69,14 +69,14 @@ enum ExpectationChecks {
 
     /// Requests no exchange matched and exchanges not used as scripted, unless the scenario relaxes them.
     static func exhaustiveness(
-        of scenario: Scenario, log: [ScriptedBackend.LoggedRequest], useCounts counts: [Int], nearMiss: (Int) -> String
+        of scenario: Scenario, record: RunRecord, useCounts counts: [Int]
     ) -> [AssertionResult] {
         var assertions: [AssertionResult] = []
         if !scenario.relax.unmatchedRequests {
-            let unmatched = log.filter { $0.exchangeID == nil }
+            let unmatched = record.requests.filter { $0.exchange == nil }
             if !unmatched.isEmpty {
                 let lines = unmatched.map {
-                    "#\($0.number) \($0.request.method) \($0.request.target)\(nearMiss($0.number))"
+                    "#\($0.number) \($0.request.method) \($0.request.target)\(record.nearMiss(of: $0.number))"
                 }
                 assertions.append(
                     AssertionResult(

@@ -9,7 +9,7 @@ extension RedactionPolicy {
 
     /// Secrets a run met: those the scenario mentions (given, scripted exchanges, arguments,
     /// expected outcomes and state) and those the stack sent.
-    func secrets(of scenario: Scenario, requests: [ScriptedBackend.LoggedRequest]) -> [String] {
+    func secrets(of scenario: Scenario, requests: [RunRecord.Request]) -> [String] {
         var found = Findings()
         collect(json: scenario.given, into: &found)
         for exchange in scenario.exchanges {
@@ -41,7 +41,7 @@ extension RedactionPolicy {
         collect(expectations: scenario.expect, into: &found)
         // Requests repeat the same credentials: look at each distinct request once.
         var seen: Set<String> = []
-        for logged in requests where seen.insert(ScriptedBackend.describe(logged.request)).inserted {
+        for logged in requests where seen.insert(Transcript.describe(logged.request)).inserted {
             let request = logged.request
             for field in request.headers { collect(header: field.name, value: field.value, into: &found) }
             collect(query: request.query.map { ($0.name, $0.value ?? "") }, into: &found)

@@ -2,7 +2,7 @@ import HTTPCore
 
 /// Checks `expect.requests` against the log of requests the stack sent.
 struct RequestLogCheck {
-    let log: [ScriptedBackend.LoggedRequest]
+    let log: [RunRecord.Request]
     let exchanges: [Exchange]
 
     /// The name the log uses for requests nothing served.
@@ -21,7 +21,7 @@ struct RequestLogCheck {
                         expected: "\(total)", actual: "\(log.count)\n" + shaped(like: []), location: location))
         }
         for (exchange, count) in expect.counts {
-            let actual = log.count { ($0.exchangeID ?? Self.unmatched) == exchange }
+            let actual = log.count { ($0.exchange ?? Self.unmatched) == exchange }
             out.append(
                 count == actual
                     ? AssertionResult(label: "requests.counts.\(exchange)", passed: true)
@@ -87,11 +87,11 @@ struct RequestLogCheck {
     }
 
     /// One request, naming the fields `pattern` names, in the order ``describe(_:)`` uses.
-    private func describe(_ entry: ScriptedBackend.LoggedRequest, like pattern: RequestLogPattern) -> String {
+    private func describe(_ entry: RunRecord.Request, like pattern: RequestLogPattern) -> String {
         var parts: [String] = []
         if pattern.method != nil { parts.append("\(entry.request.method)") }
         if pattern.path != nil { parts.append(entry.request.path) }
-        if pattern.exchange != nil { parts.append("via \(entry.exchangeID ?? Self.unmatched)") }
+        if pattern.exchange != nil { parts.append("via \(entry.exchange ?? Self.unmatched)") }
         for (name, _) in pattern.headers { parts.append("\(name): \(entry.request.headers[name] ?? "absent")") }
         if let json = pattern.json {
             parts.append(JSONMatch.project(entry.request.body.flatMap(JSONValue.parse), onto: json).compactText)
@@ -108,8 +108,8 @@ struct RequestLogCheck {
         return runs.map { $0.1 > 1 ? "\($0.1) × \($0.0)" : $0.0 }.joined(separator: "\n")
     }
 
-    private func mismatch(_ pattern: RequestLogPattern, _ entry: ScriptedBackend.LoggedRequest) -> String? {
-        let served = entry.exchangeID ?? Self.unmatched
+    private func mismatch(_ pattern: RequestLogPattern, _ entry: RunRecord.Request) -> String? {
+        let served = entry.exchange ?? Self.unmatched
         if let exchange = pattern.exchange, exchange != served { return "served by '\(served)', expected '\(exchange)'" }
         if let method = pattern.method, HTTPMethod(rawValue: method) != entry.request.method {
             return "method \(entry.request.method), expected \(method.uppercased())"

@@ -14,7 +14,7 @@ extension DispatchCapture {
     /// loopback, where those tests' own servers listen. The running scenario fails with it.
     static func holdsBack(_ easy: UnsafeMutableRawPointer?) -> Bool {
         let raw = easy.flatMap(ssdc_transfer_url).map { String(cString: $0) }
-        let running = Capture.wholeProcessScenario ?? (raw.map(isLoopback) == true ? nil : Capture.runningScenario)
+        let running = ScenarioHost.shared.wholeProcessScenario ?? (raw.map(isLoopback) == true ? nil : ScenarioHost.shared.runningScenario)
         guard let scheduler = Capture.currentScheduler ?? running else { return false }
         let method = easy.flatMap(ssdc_transfer_method).map { String(cString: $0) } ?? "a request to"
         let url = raw.map(Self.withoutQuery) ?? "the network"
@@ -28,7 +28,7 @@ extension DispatchCapture {
     /// `host:port`, or a host name it looks up) is refused: while a scenario runs, as for a
     /// libcurl transfer above, since it bypasses URLSession and so the scripted backend.
     static func refusesConnection(to destination: String) -> Bool {
-        guard let scheduler = Capture.currentScheduler ?? Capture.runningScenario else { return false }
+        guard let scheduler = Capture.currentScheduler ?? ScenarioHost.shared.runningScenario else { return false }
         scheduler.noteEscape(
             "a connection to \(destination) was refused before it reached the network: the stack's code opened it without URLSession (SwiftNIO, AsyncHTTPClient or a socket of its own), which no scenario can answer; send through the driver context's transport or a URLSession built from its urlSessionConfiguration()"
         )

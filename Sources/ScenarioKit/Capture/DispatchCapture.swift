@@ -200,7 +200,7 @@ enum DispatchCapture {
         }
         guard let queue else { return nil }
         if let known = lock.withLock({ scenario(orderingBlocksOf: queue) }) { return (known, true) }
-        if queue == mainQueue, let running = Capture.wholeProcessScenario { return (running, true) }
+        if queue == mainQueue, let running = ScenarioHost.shared.wholeProcessScenario { return (running, true) }
         return nil
     }
 

@@ -7,7 +7,7 @@
 /// priority drops below all others. For a bug that needs `d` ordering constraints among `n`
 /// tasks over `k` jobs, one schedule finds it with probability at least `1 / (n · k^(d-1))`,
 /// whatever the program; uniform random choice has no such bound.
-public struct JobSchedule: Sendable, Hashable, CustomStringConvertible {
+public struct JobSchedule: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The seed the run's schedules are drawn from.
     public var seed: UInt64
     /// Which schedule of the seed (1-based); `0` is first in, first out.

@@ -66,17 +66,17 @@ public struct DriverContext: Sendable {
     /// The base URL requests are addressed to (hosts are never significant).
     public let baseURL: URL
     /// How the run hands requests to the backend (`--route`).
-    public let route: RunOptions.Route
+    public let route: RunPlan.Route
     let urlRoute: String
     let outside: OutsideWork?
 
     /// Creates a context.
-    public init(given: JSONValue, transport: any HTTPTransport, clock: VirtualClock, baseURL: URL, route: RunOptions.Route = .direct) {
+    public init(given: JSONValue, transport: any HTTPTransport, clock: VirtualClock, baseURL: URL, route: RunPlan.Route = .direct) {
         self.init(given: given, transport: transport, clock: clock, baseURL: baseURL, route: route, urlRoute: "", outside: nil)
     }
 
     init(
-        given: JSONValue, transport: any HTTPTransport, clock: VirtualClock, baseURL: URL, route: RunOptions.Route, urlRoute: String,
+        given: JSONValue, transport: any HTTPTransport, clock: VirtualClock, baseURL: URL, route: RunPlan.Route, urlRoute: String,
         outside: OutsideWork?
     ) {
         self.given = given
@@ -113,7 +113,7 @@ public struct DriverContext: Sendable {
     /// ``OutsideWorkTicket/finish()`` when it is done.
     public func outsideWork(_ label: String) -> OutsideWorkTicket {
         guard let outside else { return OutsideWorkTicket(finish: {}) }
-        Capture.rememberCurrentTask()
+        ScenarioHost.shared.rememberCurrentTask()
         let id = outside.declare(label)
         return OutsideWorkTicket(finish: { outside.finish(id) })
     }

@@ -37,7 +37,7 @@ public struct Invariant: Sendable {
         /// No request `requests` selects (carrying `carrying`, when given) is sent after any of the
         /// events `after` and before any of `until`. An answer counts as `after` only when its
         /// request was sent after the last `until`: a late answer of an ended session ends nothing.
-        case noneAfter(after: [RunEvent], until: [RunEvent], requests: RequestMatcher?, carrying: ValueReference?)
+        case noneAfter(after: [EventPattern], until: [EventPattern], requests: RequestMatcher?, carrying: ValueReference?)
         /// At most `max` requests `requests` selects are away (sent, not answered) at once.
         case maxInFlight(requests: RequestMatcher?, max: Int)
         /// A request answered with one of `after` is sent again (same method, target and body) at most `max` times.
@@ -161,8 +161,8 @@ public struct AnswerMatcher: Sendable {
     }
 }
 
-/// Something that happens in a run at one place of its log.
-public enum RunEvent: Sendable {
+/// A kind of event an invariant waits for: a request sent or an answer come back.
+public enum EventPattern: Sendable {
     /// A request is sent.
     case sent(RequestMatcher)
     /// An answer comes back.

@@ -87,7 +87,7 @@ extension InvariantChecker {
     }
 
     static func noneAfter(
-        _ events: Events, _ after: [RunEvent], _ until: [RunEvent], _ requests: RequestMatcher?, _ carrying: ValueReference?,
+        _ events: Events, _ after: [EventPattern], _ until: [EventPattern], _ requests: RequestMatcher?, _ carrying: ValueReference?,
         _ fail: Fail
     ) {
         var armedBy: Int?

@@ -2,9 +2,9 @@ import Foundation
 import HTTPCore
 
 /// Checks a finished run against invariants: a pure function of the invariants and the record.
-public enum InvariantChecker {
+package enum InvariantChecker {
     /// Every way the run broke the invariants, in invariant order; empty when it broke none.
-    public static func check(_ invariants: [Invariant], _ record: RunRecord) -> [InvariantViolation] {
+    package static func check(_ invariants: [Invariant], _ record: RunRecord) -> [InvariantViolation] {
         let events = Events(record)
         return invariants.flatMap { invariant -> [InvariantViolation] in
             var found: [InvariantViolation] = []
@@ -65,7 +65,7 @@ public enum InvariantChecker {
         matcher.map { $0.matches(MatchCandidate(request)) } ?? true
     }
 
-    static func happens(_ event: RunEvent, _ happened: Events.Event) -> Bool {
+    static func happens(_ event: EventPattern, _ happened: Events.Event) -> Bool {
         switch (event, happened) {
         case (.sent(let matcher), .sent(let request)): matcher.matches(MatchCandidate(request.request))
         case (.answered(let matcher), .answered(let request, let answer)): matcher.matches(request.request, answer)

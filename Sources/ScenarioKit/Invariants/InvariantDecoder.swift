@@ -268,7 +268,7 @@ extension ScenarioDecoder {
         return elements.enumerated().compactMap { decode(&self, $1, JSONPath.appending(path, index: $0)) }
     }
 
-    private mutating func decodeEvents(_ node: JSONNode, at path: String) -> [RunEvent] {
+    private mutating func decodeEvents(_ node: JSONNode, at path: String) -> [EventPattern] {
         oneOrMany(node, at: path) { $0.decodeEvent($1, at: $2) }
     }
 
@@ -304,11 +304,11 @@ extension ScenarioDecoder {
         return spec
     }
 
-    private mutating func decodeEvent(_ node: JSONNode, at path: String) -> RunEvent? {
+    private mutating func decodeEvent(_ node: JSONNode, at path: String) -> EventPattern? {
         guard let fields = object(node, at: path, "an event", allowed: InvariantKeys.event) else { return nil }
         switch (fields["sent"], fields["answered"]) {
-        case (let sent?, nil): return decodeMatcher(sent.value, at: fields.path("sent")).map(RunEvent.sent)
-        case (nil, let answered?): return decodeAnswer(answered.value, at: fields.path("answered")).map(RunEvent.answered)
+        case (let sent?, nil): return decodeMatcher(sent.value, at: fields.path("sent")).map(EventPattern.sent)
+        case (nil, let answered?): return decodeAnswer(answered.value, at: fields.path("answered")).map(EventPattern.answered)
         default:
             report("an event takes exactly one of 'sent' (a request) or 'answered' (an answer)", node, path)
             return nil

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The invariants of one finished run, as results: builds the ``RunRecord`` from the backend and
-/// the driver, runs ``InvariantChecker`` and turns each violation into a failed check that names
-/// the invariant, the requests that broke it and their transcript lines.
+/// The invariants of one finished run, as results: reads the run's ``RunRecord`` (and the driver's
+/// alerts and timeline when needed), runs ``InvariantChecker`` and turns each violation into a failed check that names
+/// the invariant, the requests that broke it and the transcript lines that sent them.
 struct InvariantRunCheck {
     /// One check per invariant: passed, or failed with its violations.
     var assertions: [AssertionResult] = []
@@ -12,26 +12,15 @@ struct InvariantRunCheck {
     /// The most violations one invariant lists.
     static let shownViolations = 5
 
+    /// Checks `record`, which has every request and action of the run; `alerts` and `timeline`
+    /// are asked for only when an invariant needs them.
     init(
-        invariants: [Invariant], clockStart: Date, backend: ScriptedBackend, actions: [RunRecord.Action],
-        alerts: () throws -> [JSONValue], timeline: () throws -> [JSONValue]
+        invariants: [Invariant], record: RunRecord, alerts: () throws -> [JSONValue], timeline: () throws -> [JSONValue]
     ) throws {
-        let needsAlerts = invariants.contains { if case .alertAtMost = $0.rule { true } else { false } }
-        let needsTimeline = invariants.contains { if case .timeline = $0.rule { true } else { false } }
-        let answers = backend.deliveredAnswers
-        let record = RunRecord(
-            clockStart: clockStart,
-            requests: backend.requests.map {
-                RunRecord.Request(
-                    number: $0.number, request: $0.request, at: $0.arrivedAt.offset, order: $0.order, answer: answers[$0.number - 1])
-            },
-            actions: actions, alerts: needsAlerts ? try alerts() : [], timeline: needsTimeline ? try timeline() : [])
+        var record = record
+        if invariants.contains(where: { if case .alertAtMost = $0.rule { true } else { false } }) { record.alerts = try alerts() }
+        if invariants.contains(where: { if case .timeline = $0.rule { true } else { false } }) { record.timeline = try timeline() }
         let violations = InvariantChecker.check(invariants, record)
-        let lines = backend.transcriptLines
-        /// Where request `#n` is in the transcript: the line that sent it.
-        func line(of number: Int) -> Int? {
-            lines.firstIndex { $0.contains("] #\(number) → ") }
-        }
         for invariant in invariants {
             let mine = violations.filter { $0.invariant == invariant.id }
             let label = "invariant \(invariant.id)"
@@ -40,11 +29,14 @@ struct InvariantRunCheck {
                 continue
             }
             quoted += mine.flatMap(\.quoted)
+            // Each request by the line that sent it, as the transcript shows it.
             let numbers = Array(Set(mine.flatMap(\.requests))).sorted()
-            let places = numbers.compactMap { number in line(of: number).map { (number, $0) } }
+            let sent = numbers.compactMap { number in
+                number >= 1 && number <= record.requests.count ? record.events[record.requests[number - 1].order - 1] : nil
+            }
             var message = mine.prefix(Self.shownViolations).map(\.message).joined(separator: "; ")
             if mine.count > Self.shownViolations { message += "; and \(mine.count - Self.shownViolations) more" }
-            let actual = places.map { number, index in "transcript line \(index + 1): \(lines[index])" }
+            let actual = sent.map(Transcript.line)
             assertions.append(
                 AssertionResult(
                     label: label, passed: false, message: message, expected: invariant.description.isEmpty ? nil : invariant.description,

@@ -81,14 +81,16 @@ public enum HTMLReport {
             <summary>\(badge(result.status)) <span class="title">\(escape(result.name))</span> \
             <span class="id">\(escape(result.id))</span></summary>
             <p class="meta">\(escape(result.file)) · \(escape(VirtualClock.Instant.format(result.virtualTime))) of virtual time · \
-            \(escape(result.wallTime.reportShortText)) of wall time\(result.schedules > 1 ? " · \(result.schedules) schedules" : "")</p>
+            \(escape(result.wallTime.reportShortText)) of wall time\(result.schedules > 1 ? " · \(result.schedules) schedules" : "")\
+            \(result.host.isEmpty ? "" : " · " + escape(result.host))</p>
 
             """
         if let error = result.errorMessage {
             let place = result.errorLocation.map { " (\($0))" } ?? ""
             body += "<div class=\"divergence\"><strong>Error\(escape(place))</strong><pre>\(escape(error))</pre></div>\n"
         } else if let (step, check) = firstFailure(result) {
-            body += divergence(step: step, check: check)
+            body += divergence(
+                step: check.label == AssertionResult.unmatchedRequests ? result.stepSendingFirstUnmatched ?? step : step, check: check)
         }
         body += "<h3>Sequence</h3>\n" + SequenceDiagram(result: result).svg() + "\n"
         body += stepsTable(result)
@@ -194,7 +196,7 @@ struct SequenceDiagram {
     /// About how many characters of a label fit between the lifelines.
     private static let labelLimit = 70
 
-    /// A transcript line taken apart: `[time] #number symbol rest`.
+    /// A transcript entry as the diagram draws it.
     struct Event {
         enum Kind { case request, response, unmatched, held, released, note }
         var kind: Kind
@@ -202,31 +204,21 @@ struct SequenceDiagram {
         var number: String
         var text: String
         var line: String
-    }
 
-    static func parse(_ line: String) -> Event {
-        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else {
-            return Event(kind: .note, time: "", number: "", text: line, line: line)
+        init(_ entry: TranscriptEntry) {
+            switch entry.kind {
+            case .request: kind = .request
+            case .answer: kind = .response
+            case .unmatched, .failed: kind = .unmatched
+            case .held, .late: kind = .held
+            case .released: kind = .released
+            case .note: kind = .note
+            }
+            time = entry.time
+            number = entry.number.map { "#\($0)" } ?? ""
+            text = entry.text
+            line = entry.line
         }
-        let time = String(line[line.index(after: line.startIndex)..<close])
-        let rest = line[line.index(after: close)...].drop { $0 == " " }
-        guard rest.hasPrefix("#"), let space = rest.firstIndex(of: " ") else {
-            return Event(kind: .note, time: time, number: "", text: String(rest), line: line)
-        }
-        let number = String(rest[rest.startIndex..<space])
-        let afterNumber = rest[rest.index(after: space)...]
-        let symbol = afterNumber.first
-        let text = String(afterNumber.dropFirst().drop { $0 == " " })
-        let kind: Event.Kind
-        switch symbol {
-        case "→": kind = .request
-        case "←": kind = .response
-        case "✗": kind = .unmatched
-        case "⏸": kind = .held
-        case "▶": kind = .released
-        default: kind = .note
-        }
-        return Event(kind: kind, time: time, number: number, text: kind == .note ? String(afterNumber) : text, line: line)
     }
 
     /// What is drawn, row by row.
@@ -238,16 +230,16 @@ struct SequenceDiagram {
     private var rows: [Row] {
         var rows: [Row] = []
         var next = 0
-        let transcript = result.transcript
+        let transcript = result.entries
         for step in result.steps {
             let start = min(step.firstLine ?? next, transcript.count)
             if start > next {
-                rows += transcript[next..<start].map { .event(Self.parse($0)) }
+                rows += transcript[next..<start].map { .event(Event($0)) }
                 next = start
             }
             rows.append(.step(step))
         }
-        rows += transcript[min(next, transcript.count)...].map { .event(Self.parse($0)) }
+        rows += transcript[min(next, transcript.count)...].map { .event(Event($0)) }
         return rows
     }
 

@@ -78,6 +78,7 @@ public enum JSONReport {
                 ("wallTimeSeconds", seconds(result.wallTime)),
                 ("virtualTimeSeconds", seconds(result.virtualTime)),
                 ("schedules", .number(Double(result.schedules))),
+                ("host", result.host.isEmpty ? .null : .string(result.host)),
                 ("errorMessage", optional(result.errorMessage)),
                 ("errorLocation", location(result.errorLocation)),
                 ("steps", .array(result.steps.map(step))),

@@ -101,8 +101,9 @@ public struct ScenarioResult: Sendable, Codable {
     public var errorMessage: String?
     /// Where the error points, when it points somewhere.
     public var errorLocation: ScenarioLocation?
-    /// The exchanges up to the first divergence, one line each, secrets masked.
-    public var transcript: [String]
+    /// The run's events as its reports show them: masked, cut after the first divergence and
+    /// to its first and last halves (see ``Transcript``).
+    package var entries: [TranscriptEntry]
     /// Wall time the scenario took.
     public var wallTime: Duration
     /// Virtual time that passed in the scenario.
@@ -111,6 +112,9 @@ public struct ScenarioResult: Sendable, Codable {
     public var jobs = 0
     /// How many schedules the scenario ran under (1 unless exploring).
     public var schedules = 1
+    /// Where it ran: the host's mode and capture level (`whole process, full capture`), which
+    /// decide what of the stack a run owns (see ``ScenarioHost``).
+    package var host = ""
 
     /// Creates a scenario result.
     public init(
@@ -127,7 +131,7 @@ public struct ScenarioResult: Sendable, Codable {
         self.steps = steps
         self.errorMessage = errorMessage
         self.errorLocation = errorLocation
-        self.transcript = transcript
+        self.entries = transcript.map { TranscriptEntry(kind: .note, number: nil, time: "", text: $0) }
         self.wallTime = wallTime
         self.virtualTime = virtualTime
     }
@@ -154,6 +158,16 @@ public struct ScenarioResult: Sendable, Codable {
         return all.filter(\.check.isScheduleNote) + all.filter(\.check.isCause) + symptoms
     }
 
+    /// The step during which the first request no exchange matched was sent: where the cause of
+    /// the failure lies, though the check that names it is the final `expect`'s.
+    package var stepSendingFirstUnmatched: StepResult? {
+        guard let line = entries.firstIndex(where: { $0.kind == .unmatched }) else { return nil }
+        return steps.last { $0.index >= 1 && ($0.firstLine ?? .max) <= line }
+    }
+
+    /// The exchanges up to the first divergence, one line each, secrets masked.
+    public var transcript: [String] { entries.map(\.line) }
+
     /// The transcript as one block of text.
     public var transcriptText: String { transcript.joined(separator: "\n") }
 }
@@ -171,7 +185,8 @@ public struct StepResult: Sendable, Codable {
     /// The virtual time when the step began.
     public var startedAt: Duration?
     /// The first line of the scenario's transcript written during this step (lines before it
-    /// belong to earlier steps); the transcript's length when the step wrote none.
+    /// belong to earlier steps); the transcript's length when the step wrote none. While the
+    /// run goes, a place in its record's events.
     public var firstLine: Int?
 
     /// Creates a step result.

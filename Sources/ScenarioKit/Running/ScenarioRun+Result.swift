@@ -1,59 +1,78 @@
 import Foundation
 
-/// A run's result as reports get it: masked once every secret the run met is known, the
-/// transcript cut around its first divergence.
-extension ScenarioRun {
-    /// The result of a run that ended, pass, fail or error.
-    func result(errorMessage: String?, errorLocation: ScenarioLocation?) -> ScenarioResult {
-        let status: ScenarioResult.Status = errorMessage != nil ? .error : (steps.allSatisfy(\.passed) ? .passed : .failed)
-        return reported(
-            status: status, steps: steps, errorMessage: errorMessage, errorLocation: errorLocation, secrets: invariantSecrets,
-            divergence: [divergence, backend.firstDivergence].compactMap { $0 }.min(), jobs: scheduler.jobsRun)
+/// A finished run: its record, how it ended (not masked yet), and the policy its reports mask it
+/// by. Repeats and explored schedules compare outcomes; the one reported becomes a result once.
+struct RunOutcome: Sendable {
+    /// How it ended, with nothing masked; steps' `firstLine` are places in `record.events`.
+    var result: ScenarioResult
+    /// Everything it did.
+    var record: RunRecord
+    /// Masks what its reports show (disabled under `--show-secrets`).
+    var redactor: SecretRedactor
+    /// The event after which its transcript stops being worth showing: the first unmatched
+    /// request, or where the first check failed.
+    var divergence: Int?
+
+    /// The result as reports get it: masked once by the run's policy, the transcript cut around
+    /// its first divergence and to its first and last halves.
+    func reported() -> ScenarioResult {
+        var out = result
+        let shown = Transcript.shown(record.events, redactor: redactor, divergence: divergence)
+        out.entries = shown.entries
+        out.steps = result.steps.map { step in
+            var step = step
+            step.assertions = step.assertions.map(mask)
+            step.firstLine = step.firstLine.map(shown.place)
+            return step
+        }
+        out.errorMessage = result.errorMessage.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) }
+        return out
     }
 
-    /// The result of a run whose thread the stack keeps for good, made on the stall watch's
-    /// thread from what may be read there: the scenario, the backend's log and the clock.
-    func stalledResult(_ message: String) -> ScenarioResult {
-        reported(
-            status: .error, steps: [], errorMessage: message, errorLocation: scenario.location, secrets: [], divergence: nil,
+    private func mask(_ assertion: AssertionResult) -> AssertionResult {
+        func masked(_ text: String) -> String { TerminalSafe.escape(redactor.redact(text), keepingNewlines: true) }
+        var out = assertion
+        out.message = masked(out.message)
+        out.expected = out.expected.map(masked)
+        out.actual = out.actual.map(masked)
+        out.diff = out.diff.map(masked)
+        return out
+    }
+}
+
+extension ScenarioRun {
+    /// The outcome of a run that ended, pass, fail or error.
+    func outcome(errorMessage: String?, errorLocation: ScenarioLocation?) -> RunOutcome {
+        let status: ScenarioResult.Status = errorMessage != nil ? .error : (steps.allSatisfy(\.passed) ? .passed : .failed)
+        return outcome(
+            status: status, steps: steps, actions: actionsSoFar, errorMessage: errorMessage, errorLocation: errorLocation,
+            secrets: invariantSecrets, divergence: divergence, jobs: scheduler.jobsRun)
+    }
+
+    /// The outcome of a run whose thread the stack keeps for good, made on the stall watch's
+    /// thread from what may be read there: the scenario, the backend's record and the clock.
+    func stalledOutcome(_ message: String) -> RunOutcome {
+        outcome(
+            status: .error, steps: [], actions: [], errorMessage: message, errorLocation: scenario.location, secrets: [], divergence: nil,
             jobs: scheduler.workRun)
     }
 
-    /// The most transcript lines a result keeps: the first and last halves.
-    static let transcriptLimit = 400
-
-    /// A transcript line cut for reports, after masking, so no part of a long token survives.
-    static func shortened(_ line: String) -> String {
-        line.count > 400 ? String(line.prefix(400)) + "…" : line
-    }
-
-    private func reported(
-        status: ScenarioResult.Status, steps: [StepResult], errorMessage: String?, errorLocation: ScenarioLocation?, secrets: [String],
-        divergence: Int?, jobs: Int
-    ) -> ScenarioResult {
+    private func outcome(
+        status: ScenarioResult.Status, steps: [StepResult], actions: [RunRecord.Action], errorMessage: String?,
+        errorLocation: ScenarioLocation?, secrets: [String], divergence: Int?, jobs: Int
+    ) -> RunOutcome {
+        var record = backend.runRecord
+        record.actions = actions
         let policy = RedactionPolicy(scenario: scenario, driver: driver)
         let redactor = SecretRedactor(
-            secrets: policy.secrets(of: scenario, requests: backend.requests) + secrets, enabled: !options.revealSecrets, policy: policy)
-        let cut = TranscriptCut(backend.transcriptLines, divergence: divergence, limit: Self.transcriptLimit)
-        let masked = steps.map { step in
-            var step = step
-            step.assertions = step.assertions.map { Self.masked($0, by: redactor) }
-            step.firstLine = step.firstLine.map(cut.place)
-            return step
-        }
-        return ScenarioResult(
-            id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: status, steps: masked,
-            errorMessage: errorMessage.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) },
-            errorLocation: errorLocation, transcript: cut.lines.map { TerminalSafe.escape(Self.shortened(redactor.redact($0))) },
-            virtualTime: clock.now.offset, jobs: jobs)
-    }
-
-    private static func masked(_ assertion: AssertionResult, by redactor: SecretRedactor) -> AssertionResult {
-        var out = assertion
-        out.message = TerminalSafe.escape(redactor.redact(out.message), keepingNewlines: true)
-        out.expected = out.expected.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) }
-        out.actual = out.actual.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) }
-        out.diff = out.diff.map { TerminalSafe.escape(redactor.redact($0), keepingNewlines: true) }
-        return out
+            secrets: policy.secrets(of: scenario, requests: record.requests) + secrets, enabled: !plan.revealSecrets, policy: policy)
+        let firstUnmatched = record.events.firstIndex { if case .unmatched = $0.kind { true } else { false } }
+        var result = ScenarioResult(
+            id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: status, steps: steps,
+            errorMessage: errorMessage, errorLocation: errorLocation, virtualTime: clock.now.offset, jobs: jobs)
+        result.host = ScenarioHost.shared.summary
+        return RunOutcome(
+            result: result, record: record, redactor: redactor,
+            divergence: [divergence, firstUnmatched.map { $0 + 1 }].compactMap { $0 }.min())
     }
 }

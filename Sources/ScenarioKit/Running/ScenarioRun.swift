@@ -6,7 +6,9 @@ import HTTPCore
 final class ScenarioRun: @unchecked Sendable {
     let scenario: Scenario
     let driver: any ScenarioDriver
-    let options: RunOptions
+    let plan: RunPlan
+    /// The order of jobs in this run: first in, first out unless exploring.
+    let schedule: JobSchedule
     let scheduler: ScenarioScheduler
     let clock: VirtualClock
     let backend: ScriptedBackend
@@ -20,25 +22,34 @@ final class ScenarioRun: @unchecked Sendable {
     private var currentStep: Step?
     /// Every action started, for the invariants; values quoted by failed invariants, to mask.
     private var actionLog: [PendingAction] = []
+
+    /// Every action started so far, as the record keeps them.
+    var actionsSoFar: [RunRecord.Action] {
+        actionLog.map { RunRecord.Action(name: $0.call.action, began: $0.began, ended: $0.ended.value, result: $0.result) }
+    }
     private(set) var invariantSecrets: [String] = []
     /// Ends the run from inside a wait of the app's that went past a step's limits (set while
     /// the run holds its turn; see ``abandon(_:ending:)``).
     private var endFromAWait: ((String) -> Never)?
 
-    init(scenario: Scenario, driver: any ScenarioDriver, options: RunOptions) {
+    /// A run of `scenario` under `plan`, its jobs in the order `schedule` draws; `scheduleLength`
+    /// is how many jobs its first-in-first-out run took (where an explored schedule's priority
+    /// changes may fall).
+    init(scenario: Scenario, driver: any ScenarioDriver, plan: RunPlan, schedule: JobSchedule = .fifo, scheduleLength: Int = 100) {
         self.scenario = scenario
         self.driver = driver
-        self.options = options
+        self.plan = plan
+        self.schedule = schedule
         let clock = VirtualClock(start: scenario.clockStart)
         self.clock = clock
         scheduler = ScenarioScheduler(
-            clock: clock, order: JobOrder(options.schedule, length: options.scheduleLength), scenarioFile: scenario.file)
+            clock: clock, order: JobOrder(schedule, length: scheduleLength), scenarioFile: scenario.file)
         backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: scheduler.outside)
         let scheduler = self.scheduler
         backend.handAnswers { scheduler.deliver($0) }
-        if !options.schedule.isFIFO {
+        if !schedule.isFIFO {
             // The network's draws are the schedule's too, apart from the order of jobs.
-            let seed = options.schedule.seed ^ (UInt64(options.schedule.index) &* 0xD1B5_4A32_D192_ED03) ^ 0x6E65_7477_6F72_6B00
+            let seed = schedule.seed ^ (UInt64(schedule.index) &* 0xD1B5_4A32_D192_ED03) ^ 0x6E65_7477_6F72_6B00
             backend.allowLateAnswers(upTo: scenario.lateAnswers, seed: seed)
         }
     }
@@ -56,21 +67,18 @@ final class ScenarioRun: @unchecked Sendable {
     /// Where the stack is told the backend is.
     static let baseURL = URL(string: "https://api.example.com") ?? URL(fileURLWithPath: "/")
 
-    /// What the backend served in this run, as HAR (see ``ScriptedBackend/servedTrace(baseURL:clock:)``).
-    var servedTrace: HARLog { backend.servedTrace(baseURL: Self.baseURL, clock: clock) }
-
     /// Runs the scenario on the calling thread, which becomes its runner thread, in its turn.
     /// - Parameter abandoned: takes the result instead when the app's code holds the thread past
     ///   a step's limits (see ``abandon(_:ending:)``), and this function then never returns; or,
     ///   from another thread, when the stack blocked this one for real (``ProcessTurn/lose(_:reason:)``).
-    func execute(ifAbandoned abandoned: @escaping (ScenarioResult) -> Void) -> ScenarioResult {
+    func execute(ifAbandoned abandoned: @escaping (RunOutcome) -> Void) -> RunOutcome {
         let turn: ScenarioTurn
         // Called on the stall watch's thread while this one is blocked in the stack for real.
         nonisolated(unsafe) let (run, abandoned) = (self, abandoned)
         do {
-            turn = try ScenarioTurn.begin(for: scheduler, serving: backend) { message in abandoned(run.stalledResult(message)) }
+            turn = try ScenarioTurn.begin(for: scheduler, serving: backend) { message in abandoned(run.stalledOutcome(message)) }
         } catch {
-            return result(errorMessage: "\(error)", errorLocation: nil)
+            return outcome(errorMessage: "\(error)", errorLocation: nil)
         }
         defer { turn.end() }
         endFromAWait = { [unowned self] message in
@@ -82,7 +90,7 @@ final class ScenarioRun: @unchecked Sendable {
 
         let route = turn.route
         let transport: any HTTPTransport
-        switch options.route {
+        switch plan.route {
         case .urlSession:
             transport = RoutedURLSessionTransport(
                 route: route, inner: URLSessionHTTPTransport(baseURL: Self.baseURL, session: ScriptedURLProtocol.makeSession()),
@@ -95,7 +103,7 @@ final class ScenarioRun: @unchecked Sendable {
         var errorLocation: ScenarioLocation?
         do {
             let context = DriverContext(
-                given: scenario.given, transport: transport, clock: clock, baseURL: Self.baseURL, route: options.route, urlRoute: route,
+                given: scenario.given, transport: transport, clock: clock, baseURL: Self.baseURL, route: plan.route, urlRoute: route,
                 outside: scheduler.outside)
             let driver = self.driver
             let made = try onExecutor("makeSession(_:)") { () async -> Result<any DriverSession, any Error> in
@@ -111,7 +119,7 @@ final class ScenarioRun: @unchecked Sendable {
             }
             limitWaits(from: clock.now)
             try settle()
-            if !options.invariantsOnly { try finalChecks() }
+            if !plan.invariantsOnly { try finalChecks() }
             try checkInvariants()
         } catch let abort as Abort {
             errorMessage = abort.message
@@ -123,7 +131,7 @@ final class ScenarioRun: @unchecked Sendable {
             errorMessage = runaway
             errorLocation = scenario.location
         }
-        return result(errorMessage: errorMessage, errorLocation: errorLocation)
+        return outcome(errorMessage: errorMessage, errorLocation: errorLocation)
     }
 
     // MARK: - Steps
@@ -134,7 +142,7 @@ final class ScenarioRun: @unchecked Sendable {
         // An `advance` step's own move of time is its, before the limits count.
         let advanced: Duration = if case .advance(let duration) = step.kind { duration } else { .zero }
         limitWaits(from: clock.now.advanced(by: advanced))
-        let mark = (time: clock.now.offset, line: backend.transcriptCount)
+        let mark = (time: clock.now.offset, event: backend.eventCount)
         if let name = step.name { backend.reachStep(name) }
         var assertions: [AssertionResult] = []
         switch step.kind {
@@ -164,7 +172,7 @@ final class ScenarioRun: @unchecked Sendable {
             handles[handle] = nil
             assertions.append(
                 ExpectationChecks.outcome(action.result, against: expect, label: "outcome of '\(handle)'", location: step.location))
-        case .check where options.invariantsOnly:
+        case .check where plan.invariantsOnly:
             try settle()
         case .advance(let duration):
             try advance(to: clock.now.advanced(by: duration))
@@ -174,18 +182,18 @@ final class ScenarioRun: @unchecked Sendable {
             try settle()
             assertions += try evaluate(expectations)
         }
-        if options.invariantsOnly { assertions.removeAll() }
+        if plan.invariantsOnly { assertions.removeAll() }
         record(
             StepResult(
                 index: index, label: step.label, location: step.location, assertions: assertions, startedAt: mark.time,
-                firstLine: mark.line))
+                firstLine: mark.event))
     }
 
     /// An action started on the simulation executor; its result lands in `outcome` when it finishes.
     private struct PendingAction: Sendable {
         let call: ActionCall
         let outcome = ResultBox<ActionResult>()
-        /// Requests and answers so far when it began and when it ended (see ``RunRecord``).
+        /// Events so far when it began and when it ended (see ``RunRecord``).
         var began = 0
         let ended = ResultBox<Int>()
 
@@ -257,6 +265,7 @@ final class ScenarioRun: @unchecked Sendable {
         }
         let escapes = scheduler.escapes
         if !escapes.isEmpty {
+            for escape in escapes { backend.noteEscape(escape) }
             throw Abort(message: "escaped: " + escapes.joined(separator: "; "), location: currentStep?.location ?? scenario.location)
         }
     }
@@ -281,7 +290,7 @@ final class ScenarioRun: @unchecked Sendable {
     /// Gathers what `expect` asks about from the driver and the backend, then checks it.
     private func evaluate(_ expect: Expectations) throws -> [AssertionResult] {
         guard let session else { return [] }
-        var observed = ExpectationChecks.Observed(requests: backend.requests)
+        var observed = ExpectationChecks.Observed(requests: backend.runRecord.requests)
         if expect.state != nil { observed.state = try onExecutor("snapshot()") { await session.snapshot() } }
         if expect.alerts != nil { observed.alerts = try onExecutor("alerts()") { await session.alerts() } }
         if expect.timeline != nil { observed.timeline = try onExecutor("timeline()") { await session.timeline() } }
@@ -289,16 +298,14 @@ final class ScenarioRun: @unchecked Sendable {
     }
 
     private func finalChecks() throws {
-        let backend = self.backend
         let assertions =
             try evaluate(scenario.expect)
-            + ExpectationChecks.exhaustiveness(
-                of: scenario, log: backend.requests, useCounts: backend.useCounts, nearMiss: backend.nearMiss(forRequest:))
+            + ExpectationChecks.exhaustiveness(of: scenario, record: backend.runRecord, useCounts: backend.useCounts)
             + unawaitedFailures()
         record(
             StepResult(
                 index: scenario.steps.count + 1, label: "expect", location: scenario.expect.location ?? scenario.location,
-                assertions: assertions, startedAt: clock.now.offset, firstLine: backend.transcriptCount))
+                assertions: assertions, startedAt: clock.now.offset, firstLine: backend.eventCount))
     }
 
     /// A background action nobody awaited that ended in an error would go unchecked: it fails the
@@ -314,23 +321,24 @@ final class ScenarioRun: @unchecked Sendable {
     }
 
     private func record(_ step: StepResult) {
-        if !step.passed, divergence == nil { divergence = backend.transcriptLines.count }
+        if !step.passed, divergence == nil { divergence = backend.eventCount }
         steps.append(step)
     }
 
     /// Checks the run against the scenario's invariants, as one more step of results.
     private func checkInvariants() throws {
         guard !scenario.invariants.isEmpty, let session else { return }
+        var runRecord = backend.runRecord
+        runRecord.actions = actionsSoFar
         let check = try InvariantRunCheck(
-            invariants: scenario.invariants, clockStart: scenario.clockStart, backend: backend,
-            actions: actionLog.map { RunRecord.Action(name: $0.call.action, began: $0.began, ended: $0.ended.value, result: $0.result) },
+            invariants: scenario.invariants, record: runRecord,
             alerts: { try self.onExecutor("alerts()") { await session.alerts() } },
             timeline: { try self.onExecutor("timeline()") { await session.timeline() } })
         invariantSecrets += check.quoted
         record(
             StepResult(
                 index: scenario.steps.count + 2, label: "invariants", location: scenario.location, assertions: check.assertions,
-                startedAt: clock.now.offset, firstLine: backend.transcriptCount))
+                startedAt: clock.now.offset, firstLine: backend.eventCount))
     }
 
     // MARK: - End
@@ -348,9 +356,9 @@ final class ScenarioRun: @unchecked Sendable {
     /// (a loop that sleeps in a block): the run ends from inside that wait, and its thread then
     /// parks for good. Nothing is cancelled or run any more: a cancelled answer would call the
     /// app back on another thread, into the next run.
-    private func abandon(_ message: String, ending turn: ScenarioTurn) -> ScenarioResult {
+    private func abandon(_ message: String, ending turn: ScenarioTurn) -> RunOutcome {
         scheduler.waitLimits = nil
-        let result = result(errorMessage: message, errorLocation: currentStep?.location ?? scenario.location)
+        let result = outcome(errorMessage: message, errorLocation: currentStep?.location ?? scenario.location)
         turn.end()
         return result
     }

@@ -1,48 +1,66 @@
 import Foundation
 import HTTPCore
 
-/// Runs one loaded scenario against a driver's stack, deterministically, on virtual time.
+/// Runs loaded scenarios against a driver's stack as a ``RunPlan`` says, deterministically, on
+/// virtual time: the one way a scenario runs, for `scenario run`, its workers and test bundles.
 ///
-/// Each run gets its own thread, executor, clock and backend; runs share nothing, so any
-/// number can go at once.
+/// Each run gets its own thread, executor, clock and backend, and takes its turn at the
+/// process's ``ScenarioHost``.
 public struct ScenarioRunner: Sendable {
-    private let driver: any ScenarioDriver
-    private let options: RunOptions
+    let driver: any ScenarioDriver
+    /// How scenarios run.
+    public let plan: RunPlan
+    /// How a failed schedule says to replay it, where the run was started.
+    package var replayAdvice: @Sendable (JobSchedule) -> String = { "--replay-schedule \($0)" }
 
     /// Creates a runner for a driver.
-    public init(driver: any ScenarioDriver, options: RunOptions = RunOptions()) {
+    public init(driver: any ScenarioDriver, plan: RunPlan = RunPlan()) {
         self.driver = driver
-        self.options = options
+        self.plan = plan
     }
 
-    /// Runs the scenario and returns its result; never throws: faults become `.error` results.
+    /// Runs the scenario as the plan says (once, repeated, explored or replaying a schedule) and
+    /// returns its result, masked for reports. Never throws: faults become `.error` results.
     public func run(_ scenario: Scenario) async -> ScenarioResult {
-        await run(scenario, recording: false).result
+        await runReporting(scenario).result
     }
 
-    /// Runs the scenario and returns its result with what the scripted backend served, as HAR
-    /// 1.2 (not redacted): every request of the run, whichever route and session of the stack
-    /// sent it, with its answer. What `scenario export` writes.
-    public func runRecording(_ scenario: Scenario) async -> (result: ScenarioResult, trace: HARLog) {
-        let (result, trace) = await run(scenario, recording: true)
-        return (result, trace ?? HARLog(creator: "SessionScenarios", entries: []))
+    /// The result of ``run(_:)`` with the record of the run it reports.
+    package func runReporting(_ scenario: Scenario) async -> (result: ScenarioResult, record: RunRecord) {
+        if plan.invariantsOnly, scenario.invariants.isEmpty {
+            // It would pass having checked nothing.
+            let skipped = ScenarioResult(
+                id: scenario.id, name: scenario.name, file: scenario.file, tags: scenario.tags, status: .skipped,
+                errorMessage: "no invariant governs it, and the plan checks invariants alone (--invariants-only)")
+            return (skipped, RunRecord(clockStart: scenario.clockStart))
+        }
+        let outcome: RunOutcome
+        switch plan.mode {
+        case .once:
+            outcome = await single(scenario)
+        case .repeated(let times):
+            outcome = await repeated(scenario, times: times)
+        case .explored, .replay:
+            outcome = await Explorer(runner: self).run(scenario)
+        }
+        return (outcome.reported(), outcome.record)
     }
 
-    private func run(_ scenario: Scenario, recording: Bool) async -> (result: ScenarioResult, trace: HARLog?) {
-        let driver = self.driver
-        let options = self.options
-        StallWatch.endRunsThatStall()
+    /// One run on a thread of its own, its jobs in the order `schedule` draws.
+    func single(_ scenario: Scenario, schedule: JobSchedule = .fifo, length: Int = 100) async -> RunOutcome {
+        let (driver, plan) = (self.driver, self.plan)
+        ScenarioHost.shared.watchForStalls()
         return await withCheckedContinuation { continuation in
             let thread = Thread {
                 let started = ContinuousClock.now
-                let run = ScenarioRun(scenario: scenario, driver: driver, options: options)
+                let run = ScenarioRun(scenario: scenario, driver: driver, plan: plan, schedule: schedule, scheduleLength: length)
                 // Once: a run ended from the stall watch may still come back one day.
                 let finished = ResultBox<Bool>()
-                func finish(_ result: ScenarioResult) {
+                func finish(_ outcome: RunOutcome) {
                     guard finished.setOnce(true) else { return }
-                    var result = result
-                    result.wallTime = ContinuousClock.now - started
-                    continuation.resume(returning: (result, recording ? run.servedTrace : nil))
+                    var outcome = outcome
+                    outcome.result.wallTime = ContinuousClock.now - started
+                    continuation.resume(returning: outcome)
                 }
                 finish(run.execute(ifAbandoned: finish))
             }
@@ -51,22 +69,5 @@ public struct ScenarioRunner: Sendable {
             thread.name = "scenario \(scenario.id)"
             thread.start()
         }
-    }
-
-    /// Runs the scenario first in, first out, then under explored schedules (or replays one), and
-    /// returns the first failure, which says how to replay it, or the passing first run.
-    /// - Parameter replayAdvice: how a failure says to replay its schedule (`--replay-schedule 7:42`
-    ///   by default, as `scenario run` takes it).
-    public func run(
-        _ scenario: Scenario, exploring exploration: Exploration,
-        replayAdvice: (@Sendable (JobSchedule) -> String)? = nil
-    ) async -> ScenarioResult {
-        await Explorer(driver: driver, options: options, exploration: exploration, replayAdvice: replayAdvice).run(scenario)
-    }
-
-    /// Runs the scenario `times` times; a run whose status or transcript differs from the first
-    /// (JSON bodies compared as values) fails the result, saying which run differed and where.
-    public func run(_ scenario: Scenario, times: Int) async -> ScenarioResult {
-        await SuiteRunner.execute(scenario, runner: self, times: times)
     }
 }

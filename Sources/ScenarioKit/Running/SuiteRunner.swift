@@ -6,52 +6,45 @@ import Foundation
 /// Files that do not load become `.error` results (and are counted in ``Outcome/loadFailures``);
 /// scenarios left out by the filter or tags become `.skipped` ones; scenarios of other shards
 /// are left out. The CLI and tests share this type.
-public struct SuiteRunner: Sendable {
+package struct SuiteRunner: Sendable {
     /// How the suite runs.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Which scenarios run.
-        public var selection: ScenarioSelection
+        package var selection: ScenarioSelection
         /// How many scenarios run at once (at least 1).
-        public var jobs: Int
-        /// How many times each scenario runs; a run that differs from the first fails it.
-        public var repeatCount: Int
+        package var jobs: Int
         /// Stop starting scenarios after the first failure or error; the rest are skipped.
-        public var failFast: Bool
-        /// How each scenario is wired to the stack.
-        public var options: RunOptions
-        /// Schedule exploration: run each scenario under this many orders of its jobs.
-        public var exploration: Exploration?
+        package var failFast: Bool
+        /// How each scenario runs.
+        package var plan: RunPlan
         /// Worker processes to run scenarios in when `jobs` is more than 1; without them scenarios
         /// take turns in this process (what the capture installs is process-wide).
-        public var workers: WorkerLaunch?
+        package var workers: WorkerLaunch?
 
         /// Creates a configuration: everything, one worker per active processor, once each.
-        public init(
-            selection: ScenarioSelection = .all, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-            repeatCount: Int = 1, failFast: Bool = false, options: RunOptions = RunOptions(), exploration: Exploration? = nil,
-            workers: WorkerLaunch? = nil
+        package init(
+            selection: ScenarioSelection = .all, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, failFast: Bool = false,
+            plan: RunPlan = RunPlan(), workers: WorkerLaunch? = nil
         ) {
-            self.exploration = exploration
             self.workers = workers
             self.selection = selection
             self.jobs = jobs
-            self.repeatCount = repeatCount
             self.failFast = failFast
-            self.options = options
+            self.plan = plan
         }
     }
 
     /// One discovered scenario file and what loading it gave.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The file's path.
-        public var path: String
+        package var path: String
         /// The scenario's id.
-        public var id: String
+        package var id: String
         /// The scenario, or every problem found in the file.
-        public var loaded: Result<Scenario, LoadFailure>
+        package var loaded: Result<Scenario, LoadFailure>
 
         /// Creates an entry.
-        public init(path: String, id: String, loaded: Result<Scenario, LoadFailure>) {
+        package init(path: String, id: String, loaded: Result<Scenario, LoadFailure>) {
             self.path = path
             self.id = id
             self.loaded = loaded
@@ -59,18 +52,18 @@ public struct SuiteRunner: Sendable {
     }
 
     /// What a suite run gives.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The results kept (see ``Retention``), in input order.
-        public var run: RunResult
+        package var run: RunResult
         /// How every reported scenario ended, kept or not.
-        public var tally: RunTally
+        package var tally: RunTally
         /// The files that could not be loaded (also reported as `.error` results).
-        public var loadFailures: [LoadFailure]
+        package var loadFailures: [LoadFailure]
         /// How many scenarios belong to other shards and were left out.
-        public var otherShards: Int
+        package var otherShards: Int
 
         /// Creates an outcome.
-        public init(run: RunResult, tally: RunTally? = nil, loadFailures: [LoadFailure], otherShards: Int) {
+        package init(run: RunResult, tally: RunTally? = nil, loadFailures: [LoadFailure], otherShards: Int) {
             self.run = run
             self.tally = tally ?? run.tally
             self.loadFailures = loadFailures
@@ -79,7 +72,7 @@ public struct SuiteRunner: Sendable {
     }
 
     /// Which results an ``Outcome`` keeps once they have been handed on.
-    public enum Retention: Sendable, Hashable {
+    package enum Retention: Sendable, Hashable {
         /// Every result.
         case all
         /// Failed and errored ones only: a long run that streams its results into reports holds
@@ -88,20 +81,20 @@ public struct SuiteRunner: Sendable {
     }
 
     /// Why a scenario left for later by `--fail-fast` did not run.
-    public static let failFastReason = "not run: --fail-fast stopped the run after a failure"
+    package static let failFastReason = "not run: --fail-fast stopped the run after a failure"
 
     private let driver: any ScenarioDriver
     private let configuration: Configuration
 
     /// Creates a suite runner for a driver.
-    public init(driver: any ScenarioDriver, configuration: Configuration = Configuration()) {
+    package init(driver: any ScenarioDriver, configuration: Configuration = Configuration()) {
         self.driver = driver
         self.configuration = configuration
     }
 
     /// Finds and loads every scenario under the paths (files or folders, recursively), in order.
     /// - Throws: what ``ScenarioDiscovery`` throws for a path that does not exist.
-    public func load(_ paths: [String]) throws -> [Entry] {
+    package func load(_ paths: [String]) throws -> [Entry] {
         let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
         return try ScenarioDiscovery.find(paths).map { found in
             Entry(path: found.path, id: found.id, loaded: loader.load(contentsOf: found.path, id: found.id))
@@ -111,21 +104,21 @@ public struct SuiteRunner: Sendable {
     /// Finds every scenario file under the paths (files or folders, recursively), in order,
     /// without reading them.
     /// - Throws: what ``ScenarioDiscovery`` throws for a path that does not exist.
-    public func discover(_ paths: [String]) throws -> [DiscoveredScenario] {
+    package func discover(_ paths: [String]) throws -> [DiscoveredScenario] {
         try ScenarioDiscovery.find(paths)
     }
 
     /// Finds and runs every scenario under the paths.
     /// - Parameter progress: called once per reported scenario as soon as its result is known.
     /// - Throws: what ``ScenarioDiscovery`` throws for a path that does not exist.
-    public func run(_ paths: [String], progress: @escaping @Sendable (ScenarioResult) -> Void = { _ in }) async throws -> Outcome {
+    package func run(_ paths: [String], progress: @escaping @Sendable (ScenarioResult) -> Void = { _ in }) async throws -> Outcome {
         await run(files: try discover(paths), keeping: .all) { result, _ in progress(result) }
     }
 
     /// Selects and runs loaded entries.
     /// - Parameter progress: called once per reported scenario as soon as its result is known
     ///   (skipped and unloadable ones first, the others as they finish).
-    public func run(entries: [Entry], progress: @escaping @Sendable (ScenarioResult) -> Void = { _ in }) async -> Outcome {
+    package func run(entries: [Entry], progress: @escaping @Sendable (ScenarioResult) -> Void = { _ in }) async -> Outcome {
         await run(entries.map(Source.loaded), keeping: .all) { result, _ in progress(result) }
     }
 
@@ -135,7 +128,7 @@ public struct SuiteRunner: Sendable {
     ///   - retention: which results the outcome keeps after `receive` has seen them.
     ///   - receive: called once per reported scenario as soon as its result is known, with the
     ///     result's position in input order (among the reported ones).
-    public func run(
+    package func run(
         files: [DiscoveredScenario], keeping retention: Retention, receive: (ScenarioResult, Int) -> Void
     ) async -> Outcome {
         await run(files.map(Source.unread), keeping: retention, receive: receive)
@@ -215,13 +208,15 @@ public struct SuiteRunner: Sendable {
             // Workers start on first use: with one job, only once a stack kept this process's
             // scenario thread for good (``ProcessTurn/isLost``), for the scenarios after it.
             let pool = configuration.workers.map(WorkerPool.init)
-            if let stallLimit = configuration.workers?.stallLimit, Capture.ownsWholeProcess, jobs == 1 {
+            if let stallLimit = configuration.workers?.stallLimit, ScenarioHost.shared.mode == .wholeProcess, jobs == 1 {
                 StallWatch.endCommandRunsThatStall(after: stallLimit)
             }
         #endif
         @Sendable func execute(_ work: Work) async -> Executed {
             #if os(macOS) || os(Linux) || os(Windows)
-                if let pool, jobs > 1 || Capture.turn.isLost { return await Self.execute(work, in: pool, loader: loader) }
+                if let pool, jobs > 1 || ScenarioHost.shared.isLost {
+                    return await Self.execute(work, in: pool, plan: configuration.plan, loader: loader)
+                }
             #endif
             return await Self.execute(work, driver: driver, configuration: configuration, loader: loader)
         }
@@ -295,13 +290,13 @@ public struct SuiteRunner: Sendable {
 
     #if os(macOS) || os(Linux) || os(Windows)
         /// Runs work in a worker process, which reads the file itself.
-        private static func execute(_ work: Work, in pool: WorkerPool, loader: ScenarioLoader) async -> Executed {
+        private static func execute(_ work: Work, in pool: WorkerPool, plan: RunPlan, loader: ScenarioLoader) async -> Executed {
             let file: DiscoveredScenario
             switch work {
             case .scenario(let scenario): file = DiscoveredScenario(path: scenario.file, id: scenario.id)
             case .file(let unread): file = unread
             }
-            switch await pool.run(file) {
+            switch await pool.run(file, plan: plan) {
             case .finished(let executed):
                 return executed
             case .died(let reason):
@@ -317,76 +312,9 @@ public struct SuiteRunner: Sendable {
         }
     #endif
 
-    /// Runs one scenario as the configuration says: repeated, explored, or once.
+    /// Runs one scenario as the configuration's plan says.
     static func execute(_ scenario: Scenario, driver: any ScenarioDriver, configuration: Configuration) async -> ScenarioResult {
-        if configuration.options.invariantsOnly, scenario.invariants.isEmpty {
-            // It would pass having checked nothing.
-            return skippedResult(scenario, reason: "no invariant governs it, and --invariants-only checks invariants alone")
-        }
-        let runner = ScenarioRunner(driver: driver, options: configuration.options)
-        guard let exploration = configuration.exploration else {
-            return await execute(scenario, runner: runner, times: configuration.repeatCount)
-        }
-        return await Explorer(driver: driver, options: configuration.options, exploration: exploration).run(scenario)
-    }
-
-    /// Runs a scenario `times` times (once when `times` is below 2); any run whose status or
-    /// transcript differs from the first (JSON bodies compared as values, not bytes) turns the
-    /// result into a failure that says which run differed and where.
-    static func execute(_ scenario: Scenario, runner: ScenarioRunner, times: Int) async -> ScenarioResult {
-        var first = await runner.run(scenario)
-        guard times > 1 else { return first }
-        var wallTime = first.wallTime
-        for run in 2...times {
-            // A run that kept this process's scenario thread for good is the answer: none can follow.
-            if Capture.turn.isLost { break }
-            let again = await runner.run(scenario)
-            wallTime += again.wallTime
-            if let difference = nondeterminism(first, again, run: run, location: scenario.location) {
-                first.status = .failed
-                first.steps.append(
-                    StepResult(
-                        index: (first.steps.last?.index ?? 0) + 1, label: "repeat ×\(times)",
-                        location: scenario.location, assertions: [difference]
-                    ))
-                break
-            }
-        }
-        first.wallTime = wallTime
-        return first
-    }
-
-    /// The failed assertion describing how `other` (run number `run`) differs from `first`,
-    /// or `nil` when status and transcript are the same.
-    static func nondeterminism(_ first: ScenarioResult, _ other: ScenarioResult, run: Int, location: ScenarioLocation?) -> AssertionResult?
-    {
-        let statusDiffers = first.status != other.status
-        // JSON bodies are compared as values: a stack whose encoder orders keys differently from
-        // run to run sends the same request (`TranscriptComparison`).
-        let line = TranscriptComparison.firstDifference(first.transcript, other.transcript)
-        guard statusDiffers || line != nil else { return nil }
-        var message = "nondeterministic: run \(run) differed from run 1"
-        var details: [String] = []
-        if statusDiffers { details.append("status \(first.status.rawValue) in run 1, \(other.status.rawValue) in run \(run)") }
-        // A run that errored says why (an escape, a stuck run): without it the report shows only an empty transcript.
-        if statusDiffers, other.status == .error, let error = other.errorMessage { details.append("run \(run): \(error)") }
-        var expected: String?
-        var actual: String?
-        if let line {
-            details.append("first differing transcript line is \(line + 1)")
-            let end = "(end of transcript)"
-            expected = line < first.transcript.count ? first.transcript[line] : end
-            actual = line < other.transcript.count ? other.transcript[line] : end
-        }
-        if !DeterministicHashing.isOn {
-            details.append(
-                "a Dictionary or Set is walked in another order in every process and run unless the process starts with SWIFT_DETERMINISTIC_HASHING=1, as `scenario run` does"
-            )
-        }
-        message += ": " + details.joined(separator: "; ")
-        return AssertionResult(
-            label: "repeat", passed: false, message: message, expected: expected, actual: actual, location: location
-        )
+        await ScenarioRunner(driver: driver, plan: configuration.plan).run(scenario)
     }
 
     static func skippedResult(_ scenario: Scenario, reason: String) -> ScenarioResult {

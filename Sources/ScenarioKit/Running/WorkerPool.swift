@@ -8,23 +8,24 @@ import Foundation
 
 /// Scenarios run in worker processes, one at a time each: what the capture installs is
 /// process-wide, so parallel scenarios need parallel processes. Every worker is the same
-/// program started with ``WorkerLaunch/arguments``; it answers through ``WorkerPool/serve(driver:configuration:)``.
+/// program started with ``WorkerLaunch/arguments``; it answers through ``WorkerPool/serve(driver:)``,
+/// and each request hands it the file and the whole ``RunPlan`` to run it under.
 ///
 /// A worker that dies mid-scenario (a crash in the stack under test) costs that scenario only:
 /// it is reported as an error naming the signal or exit status, and a fresh worker takes over.
 /// So does a worker whose scenario stops making progress (the stack blocked the scenario's
 /// thread for real: a deadlock, a lock, an endless loop): after ``stallLimit`` of real time
 /// without a job run, it is stopped.
-public struct WorkerLaunch: Sendable {
+package struct WorkerLaunch: Sendable {
     /// The program to start.
-    public var executable: URL
-    /// Its arguments, which must make it call ``WorkerPool/serve(driver:configuration:)``.
-    public var arguments: [String]
+    package var executable: URL
+    /// Its arguments, which must make it call ``WorkerPool/serve(driver:)``.
+    package var arguments: [String]
     /// Real time a worker may go without running any of its scenario's work before it is stopped.
-    public var stallLimit: Duration
+    package var stallLimit: Duration
 
     /// Describes how to start a worker; `stallLimit` is 60 s unless `SCENARIO_STALL_SECONDS` says otherwise.
-    public init(executable: URL, arguments: [String], stallLimit: Duration? = nil) {
+    package init(executable: URL, arguments: [String], stallLimit: Duration? = nil) {
         self.executable = executable
         self.arguments = arguments
         self.stallLimit = stallLimit ?? StallWatch.limit
@@ -35,17 +36,18 @@ public struct WorkerLaunch: Sendable {
 struct WorkerRequest: Codable {
     var file: String
     var id: String
+    var plan: RunPlan
 }
 
 #if os(macOS) || os(Linux) || os(Windows)
     /// A set of worker processes; scenarios are handed out to whichever is free.
-    public final class WorkerPool: @unchecked Sendable {
+    package final class WorkerPool: @unchecked Sendable {
         private let launch: WorkerLaunch
         private let lock = NSLock()
         private var idle: [Worker] = []
 
         /// Creates a pool; workers start on first use.
-        public init(launch: WorkerLaunch) { self.launch = launch }
+        package init(launch: WorkerLaunch) { self.launch = launch }
 
         deinit { for worker in idle { worker.stop() } }
 
@@ -58,14 +60,14 @@ struct WorkerRequest: Codable {
         }
 
         /// Runs one scenario file in a worker, which reads it itself.
-        func run(_ file: DiscoveredScenario) async -> Answer {
+        func run(_ file: DiscoveredScenario, plan: RunPlan) async -> Answer {
             let worker: Worker
             do {
                 worker = try lock.withLock { idle.popLast() } ?? Worker(launch: launch)
             } catch {
                 return .died("could not start a worker process: \(error)")
             }
-            let request = WorkerRequest(file: file.path, id: file.id)
+            let request = WorkerRequest(file: file.path, id: file.id, plan: plan)
             let stallLimit = launch.stallLimit
             // Reading a pipe blocks: do it off the cooperative pool.
             let answer = await withCheckedContinuation { continuation in
@@ -81,8 +83,8 @@ struct WorkerRequest: Codable {
         }
 
         /// Serves requests on standard input until it closes: the body of a worker process.
-        /// Each request loads its file with the driver's loader and runs it as `configuration` says.
-        public static func serve(driver: any ScenarioDriver, configuration: SuiteRunner.Configuration) async {
+        /// Each request loads its file with the driver's loader and runs it under its plan.
+        package static func serve(driver: any ScenarioDriver) async {
             ScenarioProcess.claimWholeProcess()
             let loader = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys)
             let encoder = JSONEncoder()
@@ -91,9 +93,8 @@ struct WorkerRequest: Codable {
             while let line = readLine(strippingNewline: true) {
                 guard let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(line.utf8)) else { continue }
                 let file = DiscoveredScenario(path: request.file, id: request.id)
-                let executed = await SuiteRunner.execute(file, loader: loader) {
-                    await SuiteRunner.execute($0, driver: driver, configuration: configuration)
-                }
+                let runner = ScenarioRunner(driver: driver, plan: request.plan)
+                let executed = await SuiteRunner.execute(file, loader: loader) { await runner.run($0) }
                 guard var data = try? encoder.encode(WorkerReply(executed)) else { continue }
                 data.append(UInt8(ascii: "\n"))
                 replies.write(data)
@@ -111,11 +112,11 @@ struct WorkerRequest: Codable {
             func write(_ data: Data) { lock.withLock { output.write(data) } }
 
             func beatWhileScenariosProgress() {
-                @Sendable func beat(quiet: Duration, now: Capture.Progress) -> Bool {
+                @Sendable func beat(quiet: Duration, now: ScenarioHost.Progress) -> Bool {
                     if now.scheduler != nil, quiet == .zero { write(Data([UInt8(ascii: "\n")])) }
                     return true
                 }
-                StallWatch.follow(every: .seconds(1), progress: { Capture.progress }, beat)
+                StallWatch.follow(every: .seconds(1), progress: { ScenarioHost.shared.progress }, beat)
             }
         }
 

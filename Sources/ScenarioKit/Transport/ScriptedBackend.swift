@@ -45,17 +45,10 @@ public final class ScriptedBackend: @unchecked Sendable {
     private var runEnding = false
     /// Under an explored schedule: how late an answer may come, and the draws that say how late.
     private var lateness: LateAnswers?
-    private var log: [LoggedRequest] = []
-    /// Answers as delivered, one slot per logged request (request number - 1), and how many
-    /// requests and answers there were so far.
-    private var answers: [RunRecord.Answer?] = []
-    private var events = 0
-    private var transcript: BackendTranscript
-    /// What the nearest exchanges wanted, by request number, for unmatched requests.
-    private var nearMissNotes: [Int: String] = [:]
-
-    /// Why an unmatched request matched nothing: the nearest exchanges and what differs.
-    package func nearMiss(forRequest number: Int) -> String { lock.withLock { nearMissNotes[number] ?? "" } }
+    /// Everything served so far, as events.
+    private var record: RunRecord
+    /// The run is over: said once in the record, before what the app sends while it ends.
+    private var saidRunOver = false
     /// On the URLSession route: which requests are away, so that idleness stays exact.
     private let outsideWork: OutsideWork?
     /// What the run tracks as away on other threads; `nil` for a backend made outside a run.
@@ -69,7 +62,7 @@ public final class ScriptedBackend: @unchecked Sendable {
     init(exchanges: [Exchange], clock: VirtualClock, outsideWork: OutsideWork?) {
         self.exchanges = exchanges
         self.clock = clock
-        self.transcript = BackendTranscript(clock: clock)
+        self.record = RunRecord(clockStart: clock.start)
         self.uses = Array(repeating: 0, count: exchanges.count)
         self.held = Array(repeating: [], count: exchanges.count)
         self.outsideWork = outsideWork
@@ -102,33 +95,25 @@ public final class ScriptedBackend: @unchecked Sendable {
             clientDeadline = { timeout().map { arrived.advanced(by: $0) } }
         }
         let number = lock.withLock { () -> Int in
-            let number = log.count + 1
-            events += 1
+            let now = clock.now.offset
             if runEnding {
                 // Taken down: nothing is served any more, and the request fails at once, as every
                 // answer still kept back did (``cancelHeld()``).
-                log.append(LoggedRequest(number: number, request: request, exchangeID: nil, arrivedAt: clock.now, order: events))
-                answers.append(
-                    RunRecord.Answer(status: nil, fault: TransportError.Code.cancelled.rawValue, at: clock.now.offset, order: events))
-                transcript.markRunOver()
-                transcript.add("#\(number) → \(Self.describe(request))")
-                transcript.add("#\(number) ✗ cancelled: the run is over")
+                if !saidRunOver {
+                    saidRunOver = true
+                    record.note(.runOver, number: 0, at: now)
+                }
+                let number = record.sent(request, exchange: nil, at: now)
+                record.ended(number, .refusedAfterEnd, at: now)
                 afterTheEnd = true
                 return number
             }
             unanswered += 1
             let candidate = MatchCandidate(request)
             let index = exchanges.indices.first { eligible($0, for: candidate) }
-            log.append(
-                LoggedRequest(
-                    number: number, request: request, exchangeID: index.map { exchanges[$0].id }, arrivedAt: clock.now, order: events))
-            answers.append(nil)
-            transcript.add("#\(number) → \(Self.describe(request))")
+            let number = record.sent(request, exchange: index.map { exchanges[$0].id }, at: now)
             guard let index else {
-                let near = Self.nearMisses(candidate, exchanges: exchanges, uses: uses)
-                transcript.add("#\(number) ✗ no exchange matches; answered 404\(near)")
-                nearMissNotes[number] = near
-                transcript.markDivergence()
+                record.note(.unmatched(nearMiss: Self.nearMisses(candidate, exchanges: exchanges, uses: uses)), number: number, at: now)
                 let response = HTTPResponse(
                     status: .notFound, headers: [HTTPFields.Name.contentType: "application/json"], body: Self.unmatchedBody)
                 toSend.append((Held(number: number, reply: .response(response), respond: respond, tag: tag, isWanted: isWanted), .zero))
@@ -150,7 +135,7 @@ public final class ScriptedBackend: @unchecked Sendable {
                 held[index].append(answer)
                 heldNow = answer
                 tag.map { outsideWork?.park($0) }
-                transcript.add("#\(number) ⏸ held by '\(exchange.id)' (\(Self.describe(release)))")
+                record.note(.held(release), number: number, at: now)
             }
             return number
         }
@@ -188,12 +173,10 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// away, and the answer it would have got, held or on its way, is dropped.
     package func cancelledByClient(_ number: Int) {
         lock.withLock {
-            guard number >= 1, number <= answers.count, answers[number - 1] == nil, givenUp.insert(number).inserted else { return }
+            guard number >= 1, number <= record.requests.count, record.answer(to: number) == nil, givenUp.insert(number).inserted
+            else { return }
             unanswered -= 1
-            events += 1
-            answers[number - 1] = RunRecord.Answer(
-                status: nil, fault: TransportError.Code.cancelled.rawValue, at: clock.now.offset, order: events)
-            transcript.add("#\(number) ✗ cancelled by the app")
+            record.ended(number, .cancelledByApp, at: clock.now.offset)
             delayed.removeValue(forKey: number)
             timers.removeValue(forKey: number).map(clock.cancelTimer)
         }
@@ -220,7 +203,7 @@ public final class ScriptedBackend: @unchecked Sendable {
             all += delayed.keys.sorted().compactMap { delayed.removeValue(forKey: $0) }
             for answer in all.sorted(by: { $0.number < $1.number }) {
                 answer.tag.map { outsideWork?.unpark($0) }
-                if !givenUp.contains(answer.number) { transcript.add("#\(answer.number) ✗ unanswered when the run ended") }
+                if !givenUp.contains(answer.number) { record.note(.unansweredAtEnd, number: answer.number, at: clock.now.offset) }
             }
             return all
         }
@@ -238,23 +221,21 @@ public final class ScriptedBackend: @unchecked Sendable {
         for work in lock.withLock({ endings }) { work() }
     }
 
-    /// Every request so far, in arrival order.
-    public var requests: [LoggedRequest] { lock.withLock { log } }
+    /// The body unmatched requests get, so the stack can go on while the scenario fails.
+    static let unmatchedBody = Data(
+        #"{"success":false,"error_code":"NOT_FOUND","errors":[{"field":"scenario","message":"no scripted exchange matches this request"}]}"#
+            .utf8)
 
-    /// The answers delivered so far, by request: the answer to request `number` is at `number - 1`.
-    package var deliveredAnswers: [RunRecord.Answer?] { lock.withLock { answers } }
+    /// What the run did so far, as events and requests with their answers.
+    package var runRecord: RunRecord { lock.withLock { record } }
 
-    /// How many requests were sent and answers delivered so far.
-    package var eventCount: Int { lock.withLock { events } }
+    /// How many events so far (where an action or a step begins, see ``RunRecord``).
+    package var eventCount: Int { lock.withLock { record.count } }
 
-    /// The exchange-by-exchange account so far, one line each (not yet masked).
-    package var transcriptLines: [String] { lock.withLock { transcript.lines } }
-
-    /// How many transcript lines there are so far.
-    package var transcriptCount: Int { lock.withLock { transcript.lines.count } }
-
-    /// The transcript line count up to and including the first unmatched request, if any.
-    package var firstDivergence: Int? { lock.withLock { transcript.firstDivergence } }
+    /// Notes an escape in the record, where it happened among the requests.
+    package func noteEscape(_ message: String) {
+        lock.withLock { record.note(.escaped(message), number: 0, at: clock.now.offset) }
+    }
 
     /// How many times each exchange served, by position.
     package var useCounts: [Int] { lock.withLock { uses } }
@@ -266,7 +247,7 @@ public final class ScriptedBackend: @unchecked Sendable {
                 let count = held[index].count
                 guard count > 0 else { return nil }
                 let exchange = exchanges[index]
-                let why = exchange.release.map(Self.describe) ?? "not held"
+                let why = exchange.release.map(Transcript.describe) ?? "not held"
                 return "\(count) request(s) held by exchange '\(exchange.id)' (\(why))"
             }
         }
@@ -291,7 +272,7 @@ public final class ScriptedBackend: @unchecked Sendable {
         for answer in drained {
             answer.tag.map { outsideWork?.unpark($0) }
             timers.removeValue(forKey: answer.number).map(clock.cancelTimer)
-            if logging { transcript.add("#\(answer.number) ▶ released") }
+            if logging { record.note(.released, number: answer.number, at: clock.now.offset) }
         }
         return drained
     }
@@ -300,7 +281,12 @@ public final class ScriptedBackend: @unchecked Sendable {
     /// deadline when that comes first; called without the lock.
     private func deliver(_ answer: Held, after scripted: Duration) {
         // Only while another request is in flight too: then answers may cross.
-        let latency = scripted + lock.withLock { unanswered > 1 ? lateness?.draw() ?? .zero : .zero }
+        let late = lock.withLock { () -> Duration in
+            let late = unanswered > 1 ? lateness?.draw() ?? .zero : .zero
+            if late > .zero { record.note(.late(by: late), number: answer.number, at: clock.now.offset) }
+            return late
+        }
+        let latency = scripted + late
         guard latency > .zero else { return send(answer) }
         let due = clock.now.advanced(by: latency)
         let deadline = answer.clientDeadline().flatMap { $0 < due ? $0 : nil }
@@ -347,14 +333,8 @@ public final class ScriptedBackend: @unchecked Sendable {
             let number = answer.number
             guard !givenUp.contains(number) else { return nil }
             unanswered -= 1
-            events += 1
-            answers[number - 1] = RunRecord.Answer(
-                status: nil, fault: TransportError.Code.timedOut.rawValue, at: clock.now.offset, order: events)
-            let waited = log[number - 1].arrivedAt.duration(to: clock.now)
-            let served = log[number - 1].exchangeID.map { " ('\($0)' answers later)" } ?? ""
-            transcript.add(
-                "#\(number) ✗ timed out by the client after \(VirtualClock.Instant.format(waited)) (its request timeout)\(served)"
-            )
+            let waited = clock.now.offset - record.requests[number - 1].at
+            record.ended(number, .timedOut(waited: waited), at: clock.now.offset)
             return waited
         }
         guard let waited else { return }
@@ -372,27 +352,12 @@ public final class ScriptedBackend: @unchecked Sendable {
         }
     }
 
-    /// Logs the answer to request `number`; `false` when its client gave it up first.
+    /// Records the answer to request `number`; `false` when its client gave it up first.
     private func record(_ reply: Reply, number: Int) -> Bool {
         lock.withLock {
             guard !givenUp.contains(number) else { return false }
             unanswered -= 1
-            events += 1
-            switch reply {
-            case .response(let response):
-                answers[number - 1] = RunRecord.Answer(
-                    status: response.status.code, headers: response.headers, body: response.body, at: clock.now.offset, order: events)
-            case .fault(let code):
-                answers[number - 1] = RunRecord.Answer(status: nil, fault: code.rawValue, at: clock.now.offset, order: events)
-            }
-            // Unmatched requests already have their line ("no exchange matches; answered 404").
-            guard let served = log[number - 1].exchangeID else { return true }
-            switch reply {
-            case .response(let response):
-                transcript.add("#\(number) ← \(response.status) via \(served)\(Self.describe(response))")
-            case .fault(let code):
-                transcript.add("#\(number) ← fault \(code.rawValue) via \(served)")
-            }
+            record.ended(number, .answered(reply), at: clock.now.offset)
             return true
         }
     }

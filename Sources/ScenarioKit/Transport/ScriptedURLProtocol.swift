@@ -16,17 +16,8 @@ public class ScriptedURLProtocol: URLProtocol {
     /// The header that names the request for outside-work tracking.
     static let tagHeader = "X-Scenario-Request"
 
-    fileprivate static let routes = RouteTable()
+    fileprivate static var routes: URLRoutes { ScenarioHost.shared.routes }
 
-    /// Registers `backend` and returns its route; call ``unroute(_:)`` when the run ends.
-    public static func route(_ backend: ScriptedBackend) -> String { routes.add(backend) }
-
-    /// Forgets a route.
-    public static func unroute(_ route: String) { routes.remove(route) }
-
-    /// The route of the scenario running in this process, for requests that carry none
-    /// (`URLSession.shared`, a session the stack built without the routed configuration).
-    nonisolated(unsafe) private static var runningRoute: String?
     private static let registration: Void = {
         _ = URLProtocol.registerClass(ScriptedURLProtocol.self)
         #if canImport(FoundationNetworking)
@@ -44,7 +35,7 @@ public class ScriptedURLProtocol: URLProtocol {
     /// Serves requests without a route header from `route` while a scenario runs (`nil` stops).
     static func serveUnrouted(_ route: String?) {
         _ = registration
-        routes.withLock { runningRoute = route }
+        routes.serveUnrouted(route)
     }
 
     /// A configuration whose sessions this protocol serves for `route`: ephemeral, no cache.
@@ -71,8 +62,8 @@ public class ScriptedURLProtocol: URLProtocol {
     fileprivate static func route(of request: URLRequest, onRunnerThread: Bool) -> String? {
         if let route = request.value(forHTTPHeaderField: routeHeader) { return route }
         if let route = ownRoute { return route }
-        guard onRunnerThread || Capture.ownsWholeProcess else { return nil }
-        return routes.withLock { runningRoute }
+        guard onRunnerThread || (ScenarioHost.shared.mode == .wholeProcess) else { return nil }
+        return routes.unrouted
     }
 
     fileprivate static func key(_ request: URLRequest) -> String {
@@ -86,7 +77,7 @@ public class ScriptedURLProtocol: URLProtocol {
         // URLSession asks on the caller's thread when a task is resumed: the request is away
         // from here on, before any of URLSession's threads has seen it.
         guard let route = route(of: request, onRunnerThread: Capture.currentScheduler != nil) else { return false }
-        Capture.rememberCurrentTask()
+        ScenarioHost.shared.rememberCurrentTask()
         routes.backend(for: route)?.outside?.announce(key(request))
         return true
     }
@@ -218,7 +209,7 @@ public class ScriptedURLProtocol: URLProtocol {
         #if canImport(FoundationNetworking)
             guard task is URLSessionDownloadTask else { return false }
             backend.outside?.forget(key(request))
-            (Capture.currentScheduler ?? Capture.runningScenario)?.noteEscape(
+            (Capture.currentScheduler ?? ScenarioHost.shared.runningScenario)?.noteEscape(
                 "\(request.httpMethod ?? "GET") \(request.url?.path ?? "") is a download task, which FoundationNetworking cannot take an answer into from a URLProtocol (it would stop the process): on Linux the scenario fails it with URLError(.unsupportedURL); fetch it with a data task (data(for:), dataTask) for scenarios"
             )
             return true
@@ -259,7 +250,7 @@ final class RoutedURLProtocol<Route: RouteNumber>: ScriptedURLProtocol {
     override class var ownRoute: String? { "run-\(Route.value)" }
 
     override class func canInit(with request: URLRequest) -> Bool {
-        Capture.rememberCurrentTask()
+        ScenarioHost.shared.rememberCurrentTask()
         if let route = route(of: request, onRunnerThread: false) { routes.backend(for: route)?.outside?.announce(key(request)) }
         return true
     }
@@ -298,28 +289,6 @@ enum RouteClass {
         }
         return wrap(type(for: number / 2))
     }
-}
-
-/// Live routes: run id to backend. Entries exist only while their run does.
-private final class RouteTable: @unchecked Sendable {
-    private let lock = NSLock()
-    private var backends: [String: ScriptedBackend] = [:]
-    private var counter = 0
-
-    func add(_ backend: ScriptedBackend) -> String {
-        lock.withLock {
-            counter += 1
-            let route = "run-\(counter)"
-            backends[route] = backend
-            return route
-        }
-    }
-
-    func remove(_ route: String) { lock.withLock { backends[route] = nil } }
-
-    func backend(for route: String) -> ScriptedBackend? { lock.withLock { backends[route] } }
-
-    func withLock<T>(_ body: () -> T) -> T { lock.withLock(body) }
 }
 
 /// The URLSession route's transport: tags each request with its run's route and its own tag,

@@ -123,9 +123,9 @@ enum Rules {
         }
     }
 
-    static func run(_ text: String, options: RunOptions = RunOptions()) async throws -> ScenarioResult {
+    static func run(_ text: String, options: RunPlan = RunPlan()) async throws -> ScenarioResult {
         let scenario = try load(text).get()
-        return await ScenarioRunner(driver: RuleDriver(), options: options).run(scenario)
+        return await ScenarioRunner(driver: RuleDriver(), plan: options).run(scenario)
     }
 
     /// Runs the scenario `document(exchanges:steps:expect:)` and returns it.
@@ -144,4 +144,9 @@ extension ScenarioResult {
         failures.map { [$0.message, $0.expected ?? "", $0.actual ?? "", $0.diff ?? ""].joined(separator: "\n") }.joined(separator: "\n")
             + (errorMessage ?? "")
     }
+}
+
+extension ScriptedBackend {
+    /// The transcript so far, unmasked, one line per event that has one.
+    var transcriptLines: [String] { runRecord.events.map(Transcript.line).filter { !$0.isEmpty } }
 }

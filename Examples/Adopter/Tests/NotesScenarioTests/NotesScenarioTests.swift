@@ -1,5 +1,5 @@
 import NotesDriver
-import ScenarioKit  // RunOptions
+import ScenarioKit  // RunPlan
 import ScenarioTesting
 import Testing
 
@@ -12,5 +12,5 @@ func scenario(_ file: ScenarioFile) async {
 // The same scenarios with the stack's requests through URLSession's loading machinery.
 @Test(arguments: ScenarioFile.all(in: "Scenarios"))
 func scenarioOverURLSession(_ file: ScenarioFile) async {
-    await file.check(with: NotesDriver(), options: RunOptions(route: .urlSession))
+    await file.check(with: NotesDriver(), plan: RunPlan(route: .urlSession))
 }

@@ -14,15 +14,15 @@ struct ScenarioTurn {
     static func begin(
         for scheduler: ScenarioScheduler, serving backend: ScriptedBackend, ending: @escaping @Sendable (String) -> Void
     ) throws -> ScenarioTurn {
-        try Capture.turn.take(endingWith: ending)
+        try ScenarioHost.shared.turn.take(endingWith: ending)
         do {
             try RuntimeHooks.install()
         } catch {
-            Capture.turn.give()
+            ScenarioHost.shared.turn.give()
             throw error
         }
-        Capture.begin(scheduler)
-        let route = ScriptedURLProtocol.route(backend)
+        ScenarioHost.shared.begin(scheduler)
+        let route = ScenarioHost.shared.routes.add(backend)
         ScriptedURLProtocol.serveUnrouted(route)
         return ScenarioTurn(route: route, scheduler: scheduler)
     }
@@ -30,10 +30,10 @@ struct ScenarioTurn {
     /// Gives the process back, once.
     func end() {
         ScriptedURLProtocol.serveUnrouted(nil)
-        ScriptedURLProtocol.unroute(route)
-        Capture.end(scheduler)
+        ScenarioHost.shared.routes.remove(route)
+        ScenarioHost.shared.end(scheduler)
         RuntimeHooks.remove()
-        Capture.turn.give()
+        ScenarioHost.shared.turn.give()
     }
 
     /// Blocks the calling thread for good: its turn ended with the app's code still on its stack,

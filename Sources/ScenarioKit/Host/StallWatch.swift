@@ -14,54 +14,38 @@ enum StallWatch {
         return .milliseconds(Int64(max(0.1, min(seconds, 86_400)) * 1000))
     }()
 
-    private static let started = NSLock()
-    nonisolated(unsafe) private static var isWatching = false
-
-    /// Starts the watch once per process; `true` only for the first caller.
-    private static func startOnce() -> Bool {
-        started.withLock {
-            defer { isWatching = true }
-            return !isWatching
-        }
-    }
-
-    /// Where scenarios run beside other work (a test bundle): a scenario that goes `limit` without
-    /// running any of its work ends as an error saying so, and the scenarios after it in this
-    /// process end at once saying why, instead of waiting for its thread for good. (A worker
-    /// process is stopped by its pool instead, see ``WorkerLaunch/stallLimit``.)
-    static func endRunsThatStall() {
-        guard !Capture.ownsWholeProcess else { return }
-        endRunsThatStall(after: limit, then: "this process runs no more scenarios")
-    }
-
-    /// In a command that runs scenarios one at a time in its own process (`run --jobs 1`): as
-    /// above, and the process stops owning every thread, so the command can go on (the suite runs
-    /// the scenarios after it in a worker process, see ``SuiteRunner``) and write its reports.
+    /// In a command that runs scenarios one at a time in its own process (`run --jobs 1`): a
+    /// scenario that goes `limit` without running any of its work ends as an error saying so,
+    /// and the process stops owning every thread, so the command can go on (the suite runs the
+    /// scenarios after it in a worker process, see ``SuiteRunner``) and write its reports.
     static func endCommandRunsThatStall(after limit: Duration) {
         endRunsThatStall(after: limit, then: "the scenarios after it run in a worker process")
     }
 
-    private static func endRunsThatStall(after limit: Duration, then whatFollows: String) {
-        guard startOnce() else { return }
-        @Sendable func endTheRun(_ stalled: Capture.Progress) {
+    /// Ends a run that goes `limit` without progress, and refuses the runs after it in this
+    /// process with why (see ``ProcessTurn/lose(_:reason:)``); watched once per process.
+    static func endRunsThatStall(after limit: Duration, then whatFollows: String) {
+        let host = ScenarioHost.shared
+        guard host.startWatchingStalls() else { return }
+        @Sendable func endTheRun(_ stalled: ScenarioHost.Progress) {
             let file = stalled.file ?? "a scenario"
-            Capture.abandonRunning()
-            Capture.turn.lose(
+            host.abandonRunning()
+            host.turn.lose(
                 "\(file) made no progress for \(limit) of real time: \(cause). Its thread cannot be taken back, so \(whatFollows).",
                 reason:
                     "not run: \(file) blocked the scenario's thread for real earlier in this process, and scenarios share what that thread holds; fix that one first (`scenario run --jobs 2` runs each scenario in a worker process, and loses only that one)"
             )
         }
-        watch(every: .seconds(1), for: limit, progress: { Capture.progress }, stalled: endTheRun)
+        watch(every: .seconds(1), for: limit, progress: { host.progress }, stalled: endTheRun)
     }
 
     /// Calls `stalled` once, on a thread of its own, when `progress` stays the same for `limit`
     /// while a scenario runs, reading it every `tick`.
     static func watch(
-        every tick: Duration, for limit: Duration, progress: @escaping @Sendable () -> Capture.Progress,
-        stalled: @escaping @Sendable (Capture.Progress) -> Void
+        every tick: Duration, for limit: Duration, progress: @escaping @Sendable () -> ScenarioHost.Progress,
+        stalled: @escaping @Sendable (ScenarioHost.Progress) -> Void
     ) {
-        @Sendable func check(quiet: Duration, now: Capture.Progress) -> Bool {
+        @Sendable func check(quiet: Duration, now: ScenarioHost.Progress) -> Bool {
             guard quiet >= limit else { return true }
             stalled(now)
             return false
@@ -73,8 +57,8 @@ enum StallWatch {
     /// Dispatch while a scenario runs) and tells `reading` how long it has stayed the same while
     /// a scenario runs (zero when it moved or none runs), until `reading` answers `false`.
     static func follow(
-        every tick: Duration, progress: @escaping @Sendable () -> Capture.Progress,
-        _ reading: @escaping @Sendable (_ quiet: Duration, _ now: Capture.Progress) -> Bool
+        every tick: Duration, progress: @escaping @Sendable () -> ScenarioHost.Progress,
+        _ reading: @escaping @Sendable (_ quiet: Duration, _ now: ScenarioHost.Progress) -> Bool
     ) {
         let seconds = Double(tick.components.seconds) + Double(tick.components.attoseconds) / 1e18
         let follower = Thread {

@@ -1,0 +1,121 @@
+import Foundation
+import HTTPCore
+
+/// A run event as a report shows it: one line, its secrets masked and its control characters
+/// escaped. Results carry these; every report (console, JUnit, JSON, HTML) prints them.
+package struct TranscriptEntry: Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
+        case request, answer, unmatched, held, released, late, failed, note
+    }
+
+    package var kind: Kind
+    /// The request it concerns (`#3`), if any.
+    package var number: Int?
+    /// Virtual time, as `15.250s`.
+    package var time: String
+    /// What happened, after the number and its mark (masked, escaped).
+    package var text: String
+
+    /// The whole line: `[15.250s] #3 → GET /feed  Authorization: Bearer ‹redacted#1›`.
+    package var line: String {
+        let head = time.isEmpty ? "" : "[\(time)] "
+        guard let number else { return head + text }
+        return head + "#\(number) \(kind.mark) \(text)"
+    }
+}
+
+extension TranscriptEntry.Kind {
+    /// The mark between a request's number and the text.
+    var mark: String {
+        switch self {
+        case .request: "→"
+        case .answer: "←"
+        case .unmatched, .failed: "✗"
+        case .held: "⏸"
+        case .released: "▶"
+        case .late: "⏱"
+        case .note: "·"
+        }
+    }
+}
+
+/// Turns a run's events into transcript text. The one place that says how an event reads.
+enum Transcript {
+    /// How `event` reads, unmasked; `nil` for an event that has no line of its own (the 404 an
+    /// unmatched request gets: its `unmatched` line says so).
+    static func entry(_ event: RunEvent) -> (kind: TranscriptEntry.Kind, number: Int?, text: String)? {
+        let number = event.number
+        let via = event.exchange ?? ""
+        switch event.kind {
+        case .sent(let request):
+            return (.request, number, describe(request))
+        case .unmatched(let near):
+            return (.unmatched, number, "no exchange matches; answered 404\(near)")
+        case .held(let release):
+            return (.held, number, "held by '\(via)' (\(describe(release)))")
+        case .released:
+            return (.released, number, "released")
+        case .late(let delay):
+            return (.late, number, "the schedule delivers its answer \(VirtualClock.Instant.format(delay)) late")
+        case .answered(.response(let response)):
+            guard event.exchange != nil else { return nil }
+            return (.answer, number, "\(response.status) via \(via)\(describe(response))")
+        case .answered(.fault(let code)):
+            guard event.exchange != nil else { return nil }
+            return (.answer, number, "fault \(code.rawValue) via \(via)")
+        case .timedOut(let waited):
+            let served = event.exchange.map { " ('\($0)' answers later)" } ?? ""
+            return (.failed, number, "timed out by the client after \(VirtualClock.Instant.format(waited)) (its request timeout)\(served)")
+        case .cancelledByApp:
+            return (.failed, number, "cancelled by the app")
+        case .unansweredAtEnd:
+            return (.failed, number, "unanswered when the run ended")
+        case .refusedAfterEnd:
+            return (.failed, number, "cancelled: the run is over")
+        case .runOver:
+            return (.note, nil, "(the run is over: what follows, the app sent while it was taken down)")
+        case .escaped(let message):
+            return (.note, nil, "escaped: \(message)")
+        }
+    }
+
+    /// The line `event` reads as, unmasked (for messages that quote it; masked with the rest).
+    static func line(_ event: RunEvent) -> String {
+        guard let (kind, number, text) = entry(event) else { return "" }
+        return TranscriptEntry(kind: kind, number: number, time: VirtualClock.Instant.format(event.at), text: text).line
+    }
+
+    static func describe(_ release: ReleaseCondition) -> String {
+        switch release {
+        case .whenPending(let want): "released when \(want) are pending"
+        case .atStep(let step): "released at step '\(step)'"
+        }
+    }
+
+    static func describe(_ request: HTTPRequest) -> String {
+        var line = "\(request.method) \(request.target)"
+        for field in request.headers { line += "  \(field.name): \(field.value)" }
+        return line + describeBody(request.body ?? Data())
+    }
+
+    /// The headers of an answer that change what a client does next (where a redirect leads,
+    /// how long to wait, what to keep), then its body.
+    static func describe(_ response: HTTPResponse) -> String {
+        var line = ""
+        for field in response.headers where answerHeadersShown.contains(where: { field.name.caseInsensitiveCompare($0) == .orderedSame }) {
+            line += "  \(field.name): \(field.value)"
+        }
+        return line + describeBody(response.body)
+    }
+
+    private static let answerHeadersShown = ["Location", "Retry-After", "Set-Cookie", "WWW-Authenticate"]
+
+    /// A body on one line: compact JSON when it is JSON, else text. Whole: lines are cut for
+    /// reports only after secrets are masked, so no part of a long token survives a cut.
+    static func describeBody(_ body: Data) -> String {
+        guard !body.isEmpty else { return "" }
+        if let json = JSONValue.parse(body) { return "  " + json.compactText }  // compact JSON holds no line break
+        let text = String(decoding: body, as: UTF8.self)
+        return "  " + (text.utf8.contains(UInt8(ascii: "\n")) ? text.replacingOccurrences(of: "\n", with: "\\n") : text)
+    }
+}

@@ -1,0 +1,67 @@
+/// What of a transcript a result keeps: what comes after the first divergence is cut, then the
+/// first and last halves when it is still longer than the limit, with a note at each cut. Cut
+/// before masking, so reports stay small and masking stays linear in what is kept.
+struct TranscriptCut<Line> {
+    /// The lines kept, with a note saying what was left out at each cut.
+    let lines: [Line]
+    /// Where each line of the whole transcript ends up among `lines` (for the steps' first lines).
+    let place: @Sendable (Int) -> Int
+
+    init(_ transcript: [Line], divergence: Int?, limit: Int, note: (String) -> Line) {
+        var lines = transcript
+        var place: @Sendable (Int) -> Int = { $0 }
+        if let cut = divergence, cut < lines.count {
+            lines = Array(lines.prefix(cut)) + [note("… \(lines.count - cut) more line(s) after the first divergence")]
+            place = { min($0, cut) }
+        }
+        if lines.count > limit {
+            let half = limit / 2
+            let dropped = lines.count - 2 * half
+            lines = Array(lines.prefix(half)) + [note("… \(dropped) line(s) left out")] + Array(lines.suffix(half))
+            let before = place
+            place = { raw in
+                let line = before(raw)
+                return line < half ? line : (line < half + dropped ? half : line - dropped + 1)
+            }
+        }
+        self.lines = lines
+        self.place = place
+    }
+}
+
+extension Transcript {
+    /// The most lines a result keeps: the first and last halves.
+    static let shownLimit = 400
+    /// The most characters of a line a result keeps, cut after masking.
+    static let lineLimit = 400
+
+    /// What a result shows of `events`: masked by `redactor`, escaped, cut after the event
+    /// `divergence` (an index into `events`) and to `limit` lines; `place` maps an index into
+    /// `events` (a step's first event) to the first line shown at or after it.
+    static func shown(
+        _ events: [RunEvent], redactor: SecretRedactor, divergence: Int?, limit: Int = shownLimit
+    ) -> (entries: [TranscriptEntry], place: @Sendable (Int) -> Int) {
+        var rendered: [TranscriptEntry] = []
+        // The line count before each event: what the steps' and the divergence's places become.
+        var linesBefore: [Int] = []
+        linesBefore.reserveCapacity(events.count + 1)
+        for event in events {
+            linesBefore.append(rendered.count)
+            guard let (kind, number, text) = entry(event) else { continue }
+            rendered.append(TranscriptEntry(kind: kind, number: number, time: VirtualClock.Instant.format(event.at), text: text))
+        }
+        linesBefore.append(rendered.count)
+        let lineOf: @Sendable (Int) -> Int = { [linesBefore] index in linesBefore[max(0, min(index, linesBefore.count - 1))] }
+        let cut = TranscriptCut(rendered, divergence: divergence.map(lineOf), limit: limit) { note in
+            TranscriptEntry(kind: .note, number: nil, time: "", text: note)
+        }
+        let masked = cut.lines.map { entry -> TranscriptEntry in
+            var entry = entry
+            let text = TerminalSafe.escape(redactor.redact(entry.text))
+            entry.text = text.count > lineLimit ? String(text.prefix(lineLimit)) + "…" : text
+            return entry
+        }
+        let place = cut.place
+        return (masked, { place(lineOf($0)) })
+    }
+}
