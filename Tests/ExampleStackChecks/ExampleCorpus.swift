@@ -103,4 +103,34 @@ public struct ExampleCorpus: Sendable {
         }
         return lines.joined(separator: "\n")
     }
+
+    // MARK: - Where only Swift concurrency is captured
+
+    /// Whether this process captures Swift concurrency only (`SCENARIO_CAPTURE=concurrencyOnly`):
+    /// what Apple platforms get. The example's `concurrency-only.json` then says what each
+    /// scenario does, instead of "passes".
+    public static var capturesConcurrencyOnly: Bool { ScenarioHost.shared.level == .concurrencyOnly }
+
+    /// How a run ended, as `concurrency-only.json` writes it: `passed`, `escapes` (work left the
+    /// scenario: an escape, or a wait on something only another thread ends, with the advice to
+    /// declare it), or the status and first problem otherwise.
+    public static func outcomeUnderConcurrencyOnly(_ result: ScenarioResult) -> String {
+        let message = result.errorMessage ?? ""
+        let advised = message.contains("context.outsideWork(_:)") && message.contains("capture of Swift concurrency only")
+        if result.status == .error, advised, message.contains("escaped: ") || message.contains("stuck: ") {
+            return "escapes"
+        }
+        if result.status == .passed { return "passed" }
+        return "\(result.status.rawValue): \(result.failures.first?.summary ?? message)"
+    }
+
+    /// What `concurrency-only.json` beside the scenario folder says scenario `id` does on `route`.
+    public func expectedUnderConcurrencyOnly(_ id: String, route: RunPlan.Route) throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent(folder).deletingLastPathComponent().appendingPathComponent("concurrency-only.json").path
+        guard let data = FileManager.default.contents(atPath: path), let file = JSONValue.parse(data),
+            let outcome = file["outcomes"]?[id]?[route.rawValue]?.stringValue
+        else { throw Missing(description: "\(path) says nothing of \(id) on the \(route.rawValue) route") }
+        return outcome
+    }
 }

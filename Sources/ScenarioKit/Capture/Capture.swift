@@ -22,7 +22,7 @@ enum Capture {
     /// The scheduler the calling thread runs, if it is a runner thread.
     static var currentScheduler: ScenarioScheduler? { RunnerThread.current }
 
-    private static func owner(of job: UnownedJob) -> (ScenarioScheduler, foreign: Bool)? { host.owner(of: job) }
+    private static func owner(of job: UnownedJob) -> (ScenarioScheduler, foreign: Bool, awaited: Bool)? { host.owner(of: job) }
 
     /// Main-actor code was found running off the main actor while a scenario ran.
     static func reportIsolationEscape() {
@@ -36,21 +36,21 @@ enum Capture {
 
     /// A job for the global concurrent executor; `false` leaves it to the runtime.
     static func takeGlobal(_ job: UnownedJob) -> Bool {
-        guard let (scheduler, foreign) = owner(of: job) else { return false }
-        scheduler.enqueue(job, lane: .generic, foreign: foreign)
+        guard let (scheduler, foreign, awaited) = owner(of: job) else { return false }
+        scheduler.enqueue(job, lane: .generic, foreign: foreign, awaited: awaited)
         return true
     }
 
     /// A job for the main actor; `false` leaves it to the runtime.
     static func takeMain(_ job: UnownedJob) -> Bool {
-        guard let (scheduler, foreign) = owner(of: job) else { return false }
-        scheduler.enqueue(job, lane: .main, foreign: foreign)
+        guard let (scheduler, foreign, awaited) = owner(of: job) else { return false }
+        scheduler.enqueue(job, lane: .main, foreign: foreign, awaited: awaited)
         return true
     }
 
     /// A job to run after a delay (`Task.sleep`); `false` leaves it to the runtime.
     static func takeTimed(_ job: UnownedJob, after delay: Duration) -> Bool {
-        guard let (scheduler, _) = owner(of: job) else { return false }
+        guard let (scheduler, _, _) = owner(of: job) else { return false }
         scheduler.schedule(job, after: delay)
         return true
     }
@@ -73,7 +73,7 @@ extension Capture {
 
     /// A sleep until a deadline that is `remaining` away now.
     static func takeDeadline(_ job: UnownedJob, remaining: Duration) -> Bool {
-        guard let (scheduler, foreign) = owner(of: job) else { return false }
+        guard let (scheduler, foreign, _) = owner(of: job) else { return false }
         // On a runner with virtual clocks the deadline's "now" was virtual: `remaining` is exact.
         let virtualNow = !foreign && host.capturesDispatch && DispatchCapture.hasVirtualClocks
         let slack = virtualNow ? .zero : deadlineSlack(scheduler, foreign: foreign)

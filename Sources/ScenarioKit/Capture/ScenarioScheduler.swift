@@ -74,29 +74,41 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Everything that reached the scenario from outside without being expected, in order.
     var escapes: [String] { condition.withLock { escapeNotes } }
 
-    /// Queues a job. A job from another thread is expected only while outside work is away;
-    /// otherwise it escaped (a `DispatchQueue` hop, a `Thread`, a real timer) and is reported.
-    func enqueue(_ job: UnownedJob, lane: Lane, foreign: Bool) {
-        enqueue(.job(job, lane), foreign: foreign, what: lane == .main ? "a main-actor job" : "a job")
+    /// Queues a job. A job from another thread is expected only while outside work is away
+    /// (where only Swift concurrency is captured: only the resume of a task that handed work away,
+    /// `awaited`, or while declared work is away); otherwise it escaped (a `DispatchQueue` hop,
+    /// a `Thread`, a real timer) and is reported.
+    func enqueue(_ job: UnownedJob, lane: Lane, foreign: Bool, awaited: Bool = false) {
+        enqueue(.job(job, lane), foreign: foreign, awaited: awaited, what: lane == .main ? "a main-actor job" : "a job")
     }
 
     /// Queues a block taken from Dispatch.
     func enqueue(_ block: DispatchWork, foreign: Bool) {
-        enqueue(.block(block), foreign: foreign, what: "a block for \(block.queueLabel)")
+        enqueue(.block(block), foreign: foreign, awaited: false, what: "a block for \(block.queueLabel)")
     }
 
-    private func enqueue(_ work: Work, foreign: Bool, what: @autoclosure () -> String) {
+    private func enqueue(_ work: Work, foreign: Bool, awaited: Bool, what: @autoclosure () -> String) {
         let thread = foreign ? Self.threadName() : ""
         condition.withLock {
             // Picked up under the queue's lock: the runner never sees the answer gone and the job not yet queued.
-            if foreign, !outside.pickUp(), escapeNotes.count < 20 {
+            if foreign, !expects(awaited: awaited), escapeNotes.count < 20 {
                 recordEscape(
-                    "\(what()) was enqueued from \(thread) while nothing outside the scenario was expected to come back (a Thread, a real timer, a callback API the scenario cannot see?); declare such work with DriverContext.outsideWork(_:)"
+                    "\(what()) was enqueued from \(thread) while nothing outside the scenario was expected to come back (a Thread, a real timer, a callback API the scenario cannot see?); declare such work with context.outsideWork(_:)"
+                        + (ScenarioHost.shared.capturesDispatch ? "" : StuckMessage.concurrencyOnlyAdvice)
                 )
             }
             queue.append(entry(work))
             condition.signal()
         }
+    }
+
+    /// Whether a job from another thread was expected (lock held). With full capture, anything
+    /// away may send it; where only Swift concurrency is captured, what comes back from other
+    /// threads depends on their timing, so only the resume of a task that handed work away, or
+    /// declared work, is expected: the same jobs escape on every run.
+    private func expects(awaited: Bool) -> Bool {
+        let pickedUp = outside.pickUp()
+        return ScenarioHost.shared.capturesDispatch ? pickedUp : awaited || outside.hasDeclaredWork
     }
 
     /// The calling thread, named for a message. The system name is all there is to go by, and on
@@ -222,10 +234,10 @@ final class ScenarioScheduler: @unchecked Sendable {
             // Deliveries are settled without the queue's lock: probing URLSession may run `sync` work here.
             if isQueueEmpty, outside.isAway { _ = outside.settleDeliveries() }
             condition.lock()
-            if head == queue.count, deliveries.isEmpty, outside.isAway {
+            if head == queue.count, deliveries.isEmpty || !mayHandOn, outside.isAway {
                 // Only other threads can refill the queue now (URLSession, declared work); wait for them.
                 let deadline = DispatchTime.now() + externalWait
-                while head == queue.count, deliveries.isEmpty, outside.isAway {
+                while head == queue.count, deliveries.isEmpty || !mayHandOn, outside.isAway {
                     let until = min(deadline, outside.nextCheck ?? deadline)
                     if !condition.wait(until: until) {
                         condition.unlock()
@@ -252,6 +264,11 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
+    /// Whether the next answer may go to the stack: always where URLSession passes answers on
+    /// inside the scenario (full capture), else once the last one has arrived (see
+    /// ``OutsideWork/isPassingOn``).
+    private var mayHandOn: Bool { ScenarioHost.shared.capturesDispatch || !outside.isPassingOn }
+
     /// Whether a queued entry could run beside the work `roots` hold (lock held).
     private func hasRunnableEntry(beside roots: HeldQueues.Roots) -> Bool {
         queue[head...].contains { !roots.hold($0.work) }
@@ -273,7 +290,7 @@ final class ScenarioScheduler: @unchecked Sendable {
         let roots = skippingHeld ? held.roots : HeldQueues.Roots(serial: [])
         let skip = !roots.isEmpty
         if head == queue.count { queueDue(notifications.due()) }
-        if !deliveries.isEmpty, !hasRunnableEntry(beside: roots) {
+        if !deliveries.isEmpty, !hasRunnableEntry(beside: roots), mayHandOn {
             // Nothing else can run: the next answer goes (the schedule's pick when exploring).
             let waiting = deliveries.entries
             let chosen = order.isFIFO || waiting.count == 1 ? 0 : order.pick(waiting.map { ordinals.of($0) })

@@ -67,6 +67,9 @@ package final class ScenarioHost: @unchecked Sendable {
     private var running: ScenarioScheduler?
     /// Jobs a scenario owned, by address, so a resume from another thread finds its way back.
     private var known: [UnsafeRawPointer: ScenarioScheduler] = [:]
+    /// Tasks of the running scenario that handed work to another thread (a URLSession load,
+    /// declared outside work) and will be resumed from there: their resume is expected.
+    private var awaitingResume: Set<UnsafeRawPointer> = []
 
     init(level: CaptureLevel) { self.level = level }
 
@@ -106,6 +109,7 @@ package final class ScenarioHost: @unchecked Sendable {
         RunnerThread.current = nil
         lock.withLock {
             if running === scheduler { running = nil }
+            awaitingResume = awaitingResume.filter { known[$0] !== scheduler }
             known = known.filter { $0.value !== scheduler }
         }
     }
@@ -117,7 +121,10 @@ package final class ScenarioHost: @unchecked Sendable {
     func abandonRunning() {
         lock.withLock {
             wholeProcess = false
-            if let running { known = known.filter { $0.value !== running } }
+            if let running {
+                awaitingResume = awaitingResume.filter { known[$0] !== running }
+                known = known.filter { $0.value !== running }
+            }
             running = nil
         }
     }
@@ -131,18 +138,19 @@ package final class ScenarioHost: @unchecked Sendable {
     /// The scheduler the calling thread runs, if it is a runner thread.
     var currentScheduler: ScenarioScheduler? { RunnerThread.current }
 
-    /// The owner of a job, and whether it came from outside the owner's thread.
-    func owner(of job: UnownedJob) -> (ScenarioScheduler, foreign: Bool)? {
+    /// The owner of a job, whether it came from outside the owner's thread, and whether it is the
+    /// resume of a task that waited on another thread (see ``rememberCurrentTask()``).
+    func owner(of job: UnownedJob) -> (ScenarioScheduler, foreign: Bool, awaited: Bool)? {
         let address = unsafeBitCast(job, to: UnsafeRawPointer.self)
         if let mine = RunnerThread.current {
             lock.withLock { known[address] = mine }
-            return (mine, false)
+            return (mine, false, false)
         }
         return lock.withLock {
-            if let owner = known[address] { return (owner, true) }
+            if let owner = known[address] { return (owner, true, awaitingResume.remove(address) != nil) }
             if wholeProcess, let running {
                 known[address] = running
-                return (running, true)
+                return (running, true, false)
             }
             return nil
         }
@@ -153,7 +161,10 @@ package final class ScenarioHost: @unchecked Sendable {
     /// even when none of the task's jobs passed the hooks before.
     func rememberCurrentTask() {
         guard let mine = RunnerThread.current, let task = RuntimeHooks.currentTask else { return }
-        lock.withLock { known[task] = mine }
+        lock.withLock {
+            known[task] = mine
+            awaitingResume.insert(task)
+        }
     }
 
     /// Which scenario runs (by its scheduler and file) and how much of its work ran: it changes

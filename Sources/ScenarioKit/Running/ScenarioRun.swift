@@ -263,6 +263,7 @@ final class ScenarioRun: @unchecked Sendable {
         } catch .externalWorkTimedOut(let pending) {
             throw Abort(message: "work outside the scenario did not come back within 30 s of real time: \(pending)")
         }
+        backend.sweepGivenUp()
         let escapes = scheduler.escapes
         if !escapes.isEmpty {
             for escape in escapes { backend.noteEscape(escape) }

@@ -31,19 +31,21 @@ struct StuckMessage {
         if !sleeping.isEmpty {
             parts.append("\(sleeping.count) timer(s) on the clock, next: \(sleeping[0])")
         }
-        return parts.isEmpty
-            ? "nothing the engine can see (an action awaiting something outside the scenario?)" + Self.hostAdvice
-            : parts.joined(separator: "; ")
+        let seen =
+            parts.isEmpty
+            ? "nothing the engine can see (an action awaiting something outside the scenario?)" : parts.joined(separator: "; ")
+        return seen + hostAdvice
     }
 
+    /// Why work may have left the scenario where only Swift concurrency is captured.
+    static let concurrencyOnlyAdvice =
+        "; with capture of Swift concurrency only (Apple platforms, or SCENARIO_CAPTURE=concurrencyOnly), the stack's DispatchQueue hops, Dispatch timers and blocking waits run on other threads and in real time"
+
     /// What the host cannot see, where that may be why (see ``ScenarioHost``).
-    static var hostAdvice: String {
+    var hostAdvice: String {
         let host = ScenarioHost.shared
-        if host.level == .concurrencyOnly {
-            return
-                "; with capture of Swift concurrency only (\(host.summary)), Dispatch work, its timers and blocking waits run on other threads and in real time: declare such work with context.outsideWork(_:), or use Swift concurrency"
-        }
-        if host.mode == .besideOtherTests {
+        if host.level == .concurrencyOnly { return Self.concurrencyOnlyAdvice + ": declare such work with context.outsideWork(_:)" }
+        if host.mode == .besideOtherTests, backend.heldDescriptions.isEmpty, clock.waitingDescriptions.isEmpty {
             return
                 "; beside other tests (\(host.summary)), work that reaches the scenario from a thread it does not own is not counted as its own: `scenario run` runs it in a process of its own, where such work is reported as an escape"
         }

@@ -31,6 +31,10 @@ final class OutsideWork: @unchecked Sendable {
     private let lock = NSLock()
     private var inFlight: Set<Int> = []
     private var parked: Set<Int> = []
+    /// Requests of the scenario's own transport whose answers URLSession is passing on.
+    private var passing: Set<Int> = []
+    /// Requests that reached the scripted backend.
+    private var arrivedAtBackend: Set<Int> = []
     private var announced: [(key: String, expiry: DispatchTime)] = []
     private var deliveries: [Delivery] = []
     private var declared: [Int: String] = [:]
@@ -56,7 +60,24 @@ final class OutsideWork: @unchecked Sendable {
         update {
             inFlight.remove(tag)
             parked.remove(tag)
+            passing.remove(tag)
+            arrivedAtBackend.remove(tag)
         }
+    }
+
+    /// The request reached the scripted backend.
+    func arrived(_ tag: Int) { update { arrivedAtBackend.insert(tag) } }
+
+    /// The answer to a request of the scenario's own transport is on its way through URLSession
+    /// to the task awaiting it, which ``end(_:)`` says it reached.
+    func passingOn(_ tag: Int) { update { passing.insert(tag) } }
+
+    /// Whether URLSession is passing a request to the backend or an answer to the stack. Where it
+    /// does that on threads of its own (capture of Swift concurrency only), the next answer waits
+    /// until both have arrived, so requests and answers meet the backend and the stack one at a
+    /// time, in the same order on every run.
+    var isPassingOn: Bool {
+        lock.withLock { !passing.isEmpty || !deliveries.isEmpty || !announced.isEmpty || !inFlight.isSubset(of: arrivedAtBackend) }
     }
 
     /// URLSession is about to load a request (asked on the caller's thread).
@@ -85,6 +106,7 @@ final class OutsideWork: @unchecked Sendable {
         update {
             inFlight.remove(tag)
             parked.remove(tag)
+            arrivedAtBackend.remove(tag)
             lastTag += 1
             deliveries.append(Delivery(id: lastTag, isHandedOn: isHandedOn, expiry: .now() + Self.grace))
         }
@@ -114,6 +136,9 @@ final class OutsideWork: @unchecked Sendable {
         changed()
         return id
     }
+
+    /// Whether declared work is away.
+    var hasDeclaredWork: Bool { lock.withLock { !declared.isEmpty } }
 
     /// Declared work is done.
     func finish(_ id: Int) { update { declared[id] = nil } }

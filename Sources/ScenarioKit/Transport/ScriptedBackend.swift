@@ -139,6 +139,8 @@ public final class ScriptedBackend: @unchecked Sendable {
             }
             return number
         }
+        // Once it is in the record: the runner may hand the next answer on from here.
+        tag.map { outsideWork?.arrived($0) }
         if afterTheEnd {
             respond(.failure(TransportError(.cancelled, detail: "the scenario is over")))
             return number
@@ -177,9 +179,30 @@ public final class ScriptedBackend: @unchecked Sendable {
             else { return }
             unanswered -= 1
             record.ended(number, .cancelledByApp, at: clock.now.offset)
-            delayed.removeValue(forKey: number)
+            // The answer it would have got is dropped; the request is away again until URLSession
+            // hands the cancel back to its caller (from its own threads, where they are not the
+            // scenario's).
+            var dropped = delayed.removeValue(forKey: number).map { [$0] } ?? []
+            for index in held.indices {
+                dropped += held[index].filter { $0.number == number }
+                held[index].removeAll { $0.number == number }
+            }
+            for answer in dropped { answer.tag.map { outsideWork?.unpark($0) } }
             timers.removeValue(forKey: number).map(clock.cancelTimer)
         }
+    }
+
+    /// Logs as given up every answer kept back (held, or on its way) whose client no longer wants
+    /// it, now: called whenever the app is idle, before time moves, so a URLSession task the app
+    /// cancelled counts as cancelled when it was, even where URLSession tells the protocol later
+    /// from a thread of its own (Apple platforms, capture of Swift concurrency only).
+    package func sweepGivenUp() {
+        let waiting: [(number: Int, isWanted: @Sendable () -> Bool)] = lock.withLock {
+            let kept = delayed.values.map { $0 } + held.joined()
+            return kept.compactMap { answer in answer.isWanted.map { (answer.number, $0) } }
+        }
+        // Probes run outside the lock: they ask URLSession.
+        for (number, isWanted) in waiting.sorted(by: { $0.number < $1.number }) where !isWanted() { cancelledByClient(number) }
     }
 
     /// Releases answers held until the step named `name`.

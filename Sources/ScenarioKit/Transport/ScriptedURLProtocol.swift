@@ -127,7 +127,13 @@ public class ScriptedURLProtocol: URLProtocol {
         let isHandedOn = Self.handedOnProbe(for: task)
         let isWanted = Self.isWantedProbe(for: task)
         let handOff = self.handOff
-        handOff.arm { ownTag.map { outside?.delivered($0, isHandedOn: isHandedOn) } }
+        handOff.arm {
+            if let ownTag {
+                outside?.delivered(ownTag, isHandedOn: isHandedOn)
+            } else if let transportTag {
+                outside?.passingOn(transportTag)
+            }
+        }
 
         // A session of the stack's own gives up on a late answer as URLSession would; requests
         // of `context.transport` wait as long as the direct route does, so both routes agree.
