@@ -74,6 +74,15 @@ func median(_ rounds: Int, _ measure: () async -> Duration) async -> (median: Du
     return (figures[figures.count / 2], figures[0], figures[figures.count - 1])
 }
 
+// `--engine-only N`: N exchanges on the direct route with the minimal driver, once, and nothing
+// else: what a profiler (`perf record`, `valgrind --tool=callgrind`) should look at.
+if let flag = CommandLine.arguments.firstIndex(of: "--engine-only") {
+    let count = CommandLine.arguments.dropFirst(flag + 1).first.flatMap { Int($0) } ?? 20_000
+    let perRequest = await perExchange(route: .direct, count: count)
+    print("engine, direct route, minimal driver: \(format(perRequest.microseconds, 2)) µs per exchange (\(count) exchanges)")
+    exit(0)
+}
+
 let n = quick ? 2_000 : 20_000
 let rounds = quick ? 3 : 5
 // The in-process floors and the direct route come first: a URLSession leaves threads of its own
