@@ -112,10 +112,15 @@ public struct TraceImportSpec: Sendable {
     /// them, such as `["session": ["accessToken": ...]]`. Without it, a trace that sends a
     /// credential it never obtained cannot be imported: the draft would start signed out.
     ///
+    /// A credential the trace does not show is left out, not written as `null` (which a `given`
+    /// key declared as a string refuses):
+    ///
     /// ```swift
     /// given: { credentials in
     ///     guard let access = credentials.accessToken else { return [:] }
-    ///     return ["session": ["accessToken": .string(access), "refreshToken": credentials.refreshToken.map(JSONValue.string) ?? nil]]
+    ///     var session: JSONObject = ["accessToken": .string(access)]
+    ///     if let refresh = credentials.refreshToken { session["refreshToken"] = .string(refresh) }
+    ///     return ["session": .object(session)]
     /// }
     /// ```
     public var given: (@Sendable (_ credentials: Credentials) -> JSONValue)?
@@ -132,6 +137,21 @@ public struct TraceImportSpec: Sendable {
         self.startAction = startAction
         self.startRequests = startRequests
         self.given = given
+    }
+
+    /// Creates a description whose `given` takes the two credentials apart: the spelling before
+    /// ``Credentials``, kept for drivers written against it.
+    @available(*, deprecated, message: "'given' takes TraceImportSpec.Credentials: given: { credentials in ... }")
+    public init(
+        requestAction: String?, appRequests: [Route] = [], actionRules: [ActionRule] = [], startAction: String? = nil,
+        startRequests: [Route] = [],
+        given: (@Sendable (_ accessToken: String?, _ refreshToken: String?) -> JSONValue)?
+    ) {
+        var credentialsGiven: (@Sendable (Credentials) -> JSONValue)?
+        if let given { credentialsGiven = { given($0.accessToken, $0.refreshToken) } }
+        self.init(
+            requestAction: requestAction, appRequests: appRequests, actionRules: actionRules, startAction: startAction,
+            startRequests: startRequests, given: credentialsGiven)
     }
 
     /// No description: traces cannot be imported for this driver.
