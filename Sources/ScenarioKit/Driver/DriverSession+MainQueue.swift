@@ -1,18 +1,18 @@
 import Foundation
 
 /// Bridges for a stack written with completion handlers and `DispatchQueue.main.async`: an action
-/// calls the app with a completion and waits for it, and the app's value, `Sendable` or not, is
-/// turned into JSON on the main queue, where the app hands it over. No continuation to write, and
-/// nothing non-`Sendable` crosses a thread.
+/// calls the app on the main queue, as a tap does, and waits for its completion; the app's value,
+/// `Sendable` or not, is turned into the answer on the main queue, where the app hands it over.
+/// No continuation to write, and nothing non-`Sendable` crosses a thread.
 extension DriverSession {
-    /// Calls the app with a completion handler and waits for it; `convert` turns what the
-    /// completion hands over (a model, a `Result<User, Error>`, several values as a tuple) into
-    /// this action's answer, on the main queue.
+    /// Calls the app on the main queue with a completion handler and waits for it; `convert`
+    /// turns what the completion hands over (a model, a `Result<User, Error>`, several values as
+    /// a tuple) into this action's answer, on the main queue.
     ///
     /// ```swift
     /// case "login":
     ///     return await withCompletion { done in
-    ///         client.login(email: email, password: password, completion: done)
+    ///         store.login(email: email, password: password, completion: done)
     ///     } onMainQueue: { (result: Result<User, APIError>) in
     ///         switch result {
     ///         case .success(let user): .value(["id": .string(user.id)])
@@ -26,19 +26,21 @@ extension DriverSession {
     /// once: later calls are ignored.
     /// - Parameters:
     ///   - call: starts the app's work, passing `done` as its completion handler
-    ///     (`{ done in logout { done(()) } }` for one that hands over nothing).
+    ///     (`{ done in store.logout { done(()) } }` for one that hands over nothing).
     ///   - convert: makes the answer, `ActionResult` or `JSONValue`, on the main queue.
     public func withCompletion<Value, Answer: Sendable>(
-        _ call: (_ done: @escaping @Sendable (Value) -> Void) -> Void,
+        _ call: @escaping @Sendable (_ done: @escaping @Sendable (Value) -> Void) -> Void,
         onMainQueue convert: @escaping @Sendable (Value) -> Answer
     ) async -> Answer {
         await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
             let answer = AnswerOnce(continuation)
-            call { value in
-                guard !Thread.isMainThread else { return answer.resume(with: convert(value)) }
-                // The completion hands its value over and keeps nothing of it: the main queue owns it now.
-                let handed = HandedOver(value)
-                DispatchQueue.main.async { answer.resume(with: convert(handed.value)) }
+            DispatchQueue.main.async {
+                call { value in
+                    guard !Thread.isMainThread else { return answer.resume(with: convert(value)) }
+                    // The completion hands its value over and keeps nothing of it: the main queue owns it now.
+                    let handed = HandedOver(value)
+                    DispatchQueue.main.async { answer.resume(with: convert(handed.value)) }
+                }
             }
         }
     }
@@ -46,7 +48,7 @@ extension DriverSession {
     /// Reads the app's state on the main queue, where the app writes it: for ``snapshot()``,
     /// ``alerts()`` and ``timeline()`` of a stack whose state lives there.
     public func onMainQueue<Answer: Sendable>(_ read: @escaping @Sendable () -> Answer) async -> Answer {
-        await withCompletion({ done in DispatchQueue.main.async { done(()) } }, onMainQueue: { _ in read() })
+        await withCompletion({ done in done(()) }, onMainQueue: { _ in read() })
     }
 }
 
