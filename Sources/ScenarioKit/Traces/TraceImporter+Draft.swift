@@ -171,7 +171,9 @@ extension TraceImporter {
             if let json, json.depth > Self.maximumBodyDepth { summary.deepBodiesAsText += 1 }
             if let json, json.depth <= Self.maximumBodyDepth {
                 object["json"] = json
-            } else if let text = String(data: response.body, encoding: .utf8) {
+            } else if !BodyKind.isBinary(response.body, contentType: response.mimeType),
+                let text = String(data: response.body, encoding: .utf8)
+            {
                 object["text"] = .string(text)
             } else {
                 object["base64"] = .string(response.body.base64EncodedString())
