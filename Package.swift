@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "HTTPCore"]),
         .testTarget(
             name: "ScenarioSuiteTests",
-            dependencies: ["ScenarioKit", "ScenarioTesting", "SessionKitDriver", "HTTPCore"]
+            dependencies: ["ScenarioKit", "ScenarioTesting", "SessionKitDriver", "HTTPCore", "ExampleStackChecks"]
         ),
         // SessionKit: the app whose own URLSession is recorded and replayed by the built `scenario`.
         .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),

@@ -92,6 +92,37 @@ public struct ExampleCorpus: Sendable {
         return await ScenarioRunner(driver: driver, plan: RunPlan(route: route)).run(scenario)
     }
 
+    /// What `scenario export`, `scenario import` and a run of the import do, through the HAR text
+    /// with secrets redacted: the run recorded, the imported scenario's text, and its run.
+    public func roundTrip(_ id: String, route: RunPlan.Route) async throws -> (
+        original: ScenarioResult, imported: String, replayed: ScenarioResult
+    ) {
+        let runner = ScenarioRunner(driver: driver, plan: RunPlan(route: route))
+        let (original, record) = await runner.runReporting(try load(id))
+        let trace = record.har()
+        let har = TraceRedactor().redact(trace).log.harText()
+        let log = try HARReader(file: "export.har").read(Data(har.utf8))
+        // An exported trace carries exact virtual times, as `scenario import` reads it.
+        let text = try TraceImporter(spec: driver.traceImport, options: TraceImporter.Options(minimumGap: .milliseconds(1)))
+            .importScenario(from: log, file: "export.har", actions: driver.actions, givenKeys: driver.givenKeys).text
+        let imported = try loader.load(data: Data(text.utf8), file: "imported.json", id: "imported").get()
+        return (original, text, await runner.run(imported))
+    }
+
+    /// A transcript without the exchange ids, which are the importer's own: what a round trip
+    /// must give again.
+    public static func withoutExchangeIDs(_ lines: [String]) -> [String] {
+        lines.map { line in
+            if let held = line.range(of: " held by '"), let end = line[held.upperBound...].firstIndex(of: "'") {
+                return String(line[..<held.upperBound]) + String(line[end...])
+            }
+            guard let via = line.range(of: " via ") else { return line }
+            let rest = line[via.upperBound...]
+            let end = rest.firstIndex(of: " ") ?? rest.endIndex
+            return String(line[..<via.lowerBound]) + String(rest[end...])
+        }
+    }
+
     /// The transcript plus every assertion's observed value (state, alerts, timeline, outcomes):
     /// what must be the same on every run.
     public static func fingerprint(_ result: ScenarioResult) -> String {

@@ -37,12 +37,13 @@ import Testing
             switch action {
             case "once":
                 return await onMain { answer in
-                    Timer.scheduledTimer(withTimeInterval: 30, repeats: false) { _ in answer(["firedAt": .number(self.now)]) }
+                    // `_ =`: the result is discardable in Apple's Foundation, not in Linux's.
+                    _ = Timer.scheduledTimer(withTimeInterval: 30, repeats: false) { _ in answer(["firedAt": .number(self.now)]) }
                 }
             case "repeating":
                 return await onMain { answer in
                     nonisolated(unsafe) var ticks: [JSONValue] = []
-                    Timer.scheduledTimer(withTimeInterval: 15, repeats: true) { timer in
+                    _ = Timer.scheduledTimer(withTimeInterval: 15, repeats: true) { timer in
                         ticks.append(.number(self.now))
                         guard ticks.count == 3 else { return }
                         timer.invalidate()
@@ -85,7 +86,7 @@ import Testing
                 return await onMain { answer in
                     nonisolated(unsafe) var fired = false
                     DispatchQueue(label: "ui", target: .main).async {
-                        Timer.scheduledTimer(withTimeInterval: 10, repeats: false) { _ in fired = true }
+                        _ = Timer.scheduledTimer(withTimeInterval: 10, repeats: false) { _ in fired = true }
                     }
                     DispatchQueue.main.asyncAfter(deadline: .now() + 60) { answer(["fired": .bool(fired)]) }
                 }

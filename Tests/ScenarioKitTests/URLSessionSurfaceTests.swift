@@ -241,7 +241,8 @@ import Testing
         @Test func aRecordingHoldsTheRequestsOfTheStacksOwnSession() async {
             let scenario = Build.scenario(
                 exchanges: Self.cookieExchanges, steps: [Build.step(.perform(Build.call("loginThenFeed"), parallel: 1, expect: .ok))])
-            let (result, trace) = await ScenarioRunner(driver: Driver()).runRecording(scenario)
+            let (result, record) = await ScenarioRunner(driver: Driver()).runReporting(scenario)
+            let trace = record.har()
             #expect(result.status == .passed, "\(result.explanation)")
             #expect(
                 trace.entries.map { "\($0.request.method) \($0.request.url) \($0.response?.status ?? 0)" } == [

@@ -48,7 +48,7 @@ struct ImportCommand: Command {
         var log = try TraceFile.read(input)
         var redaction = "secrets kept (--keep-secrets)"
         if !keepSecrets {
-            redaction = TraceRedactor().redact(&log).description
+            redaction = TraceRedactor(extraKeys: context.driver.secretKeys).redact(&log).description
         }
         var options = self.options
         // A trace this tool exported carries exact virtual times: every gap is meant.

@@ -29,7 +29,7 @@ struct RedactCommand: Command {
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
         var log = try TraceFile.read(input)
-        let report = TraceRedactor().redact(&log)
+        let report = TraceRedactor(extraKeys: context.driver.secretKeys).redact(&log)
         try TraceFile.write(log, to: output)
         context.console.out("Wrote \(output) (\(log.entries.count) entries); \(report)\n")
         return .success

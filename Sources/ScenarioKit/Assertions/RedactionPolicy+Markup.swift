@@ -55,13 +55,21 @@ extension RedactionPolicy {
     }
 
     // Bodies are read 1 MiB at most, and none of these can backtrack far: `[^<]` and `[^>]` stop at
-    // the next tag. (Not Sendable in every SDK; matching is thread-safe.)
-    nonisolated(unsafe) private static let elements = try? NSRegularExpression(
-        pattern: #"<([A-Za-z_][\w.:-]{0,63})(?:\s[^<>]*)?>(?:<!\[CDATA\[([^\]]{1,4096})\]\]>|([^<]{1,4096}))</\1\s*>"#)
-    nonisolated(unsafe) private static let fieldTags = try? NSRegularExpression(
-        pattern: #"<(?:input|meta)\b[^<>]{0,4096}>"#, options: .caseInsensitive)
-    nonisolated(unsafe) private static let attributePattern = try? NSRegularExpression(
-        pattern: #"([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))"#)
+    // the next tag.
+    private static let elementText = #"<([A-Za-z_][\w.:-]{0,63})(?:\s[^<>]*)?>(?:<!\[CDATA\[([^\]]{1,4096})\]\]>|([^<]{1,4096}))</\1\s*>"#
+    private static let fieldTagText = #"<(?:input|meta)\b[^<>]{0,4096}>"#
+    private static let attributeText = #"([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))"#
+    #if canImport(Darwin)
+        // Apple's SDKs do not all mark NSRegularExpression Sendable (Linux's Foundation does, and
+        // warns of the attribute there); matching is thread-safe.
+        nonisolated(unsafe) private static let elements = try? NSRegularExpression(pattern: elementText)
+        nonisolated(unsafe) private static let fieldTags = try? NSRegularExpression(pattern: fieldTagText, options: .caseInsensitive)
+        nonisolated(unsafe) private static let attributePattern = try? NSRegularExpression(pattern: attributeText)
+    #else
+        private static let elements = try? NSRegularExpression(pattern: elementText)
+        private static let fieldTags = try? NSRegularExpression(pattern: fieldTagText, options: .caseInsensitive)
+        private static let attributePattern = try? NSRegularExpression(pattern: attributeText)
+    #endif
 
     /// The text with the entities markup escapes with decoded.
     private static func decoded(_ text: String) -> String {

@@ -10,6 +10,16 @@ extension RedactionPolicy {
     /// Secrets a run met: those the scenario mentions (given, scripted exchanges, arguments,
     /// expected outcomes and state) and those the stack sent.
     func secrets(of scenario: Scenario, requests: [RunRecord.Request]) -> [String] {
+        findings(of: scenario, requests: requests).values
+    }
+
+    /// The secrets a scenario mentions, with what each was found as: what a run of it knows as
+    /// secret before the stack sends anything (`scenario export` masks them in the trace too).
+    package static func knownSecrets(of scenario: Scenario, driver: any ScenarioDriver) -> [Finding] {
+        RedactionPolicy(scenario: scenario, driver: driver).findings(of: scenario, requests: []).ordered
+    }
+
+    private func findings(of scenario: Scenario, requests: [RunRecord.Request]) -> Findings {
         var found = Findings()
         collect(json: scenario.given, into: &found)
         for exchange in scenario.exchanges {
@@ -48,7 +58,7 @@ extension RedactionPolicy {
             collect(path: request.path, into: &found)
             if let body = request.body { collect(body: body, contentType: request.headers["Content-Type"], into: &found) }
         }
-        return found.values
+        return found
     }
 
     /// Values an expectation names that may be secret: expected state, credentials and bodies.

@@ -44,6 +44,11 @@ extension RedactionPolicy {
     ]
 
     // `name: "value"`, `"name": "value"`, `name="value"`; `[^"'\s<>]` keeps it to one word.
-    nonisolated(unsafe) private static let literals = try? NSRegularExpression(
-        pattern: #"([A-Za-z_][\w-]{0,63})["']?\s*[:=]\s*["']([^"'\s<>]{4,512})["']"#)
+    private static let literalText = #"([A-Za-z_][\w-]{0,63})["']?\s*[:=]\s*["']([^"'\s<>]{4,512})["']"#
+    #if canImport(Darwin)
+        // Not Sendable in every Apple SDK (Linux's Foundation marks it so); matching is thread-safe.
+        nonisolated(unsafe) private static let literals = try? NSRegularExpression(pattern: literalText)
+    #else
+        private static let literals = try? NSRegularExpression(pattern: literalText)
+    #endif
 }

@@ -46,20 +46,14 @@ public struct RedactionPolicy: Sendable, Hashable {
         /// No findings yet.
         public init() {}
 
-        /// Adds a value (trimmed; empty ones, the words `true`, `false` and `null`, and repeats
-        /// are dropped: a flag is never a credential, and masking it would mask every flag).
+        /// Adds a value (trimmed; empty ones, values ``RedactionPolicy/isPlainlyNotSecret(_:)``
+        /// and repeats are dropped: a flag or a status word is never a credential, and masking it
+        /// would mask every place the word stands).
         public mutating func add(_ value: String, _ kind: TraceRedactor.Kind) {
             // Values are rarely padded: trimming is asked of Foundation only when an end may be space.
             let trimmed = Self.mayNeedTrimming(value) ? value.trimmingCharacters(in: .whitespaces) : value
-            guard !trimmed.isEmpty, !Self.isWord(trimmed), seen.insert(trimmed).inserted else { return }
+            guard !trimmed.isEmpty, !RedactionPolicy.isPlainlyNotSecret(trimmed), seen.insert(trimmed).inserted else { return }
             ordered.append(Finding(trimmed, kind))
-        }
-
-        /// `true`, `false` or `null`, in any case.
-        private static func isWord(_ value: String) -> Bool {
-            guard value.utf8.count <= 5 else { return false }
-            let lower = value.lowercased()
-            return lower == "true" || lower == "false" || lower == "null"
         }
 
         /// The values, in order.
@@ -72,6 +66,25 @@ public struct RedactionPolicy: Sendable, Hashable {
             return mayBeSpace(first) || mayBeSpace(last)
         }
     }
+
+    /// Whether a value is plainly no secret, whatever name it stands under: `true`, `false`,
+    /// `null`, or one of ``statusWords`` (any case; `_`, `-` and spaces ignored; after `not` or
+    /// `no`, as in `not_set`). A snapshot's `"tokens": {"access": "present"}` says a token
+    /// exists without being one.
+    static func isPlainlyNotSecret(_ value: String) -> Bool {
+        // The longest status word with `not` before it and separators: longer values are not one.
+        guard value.utf8.count <= 20 else { return false }
+        let word = value.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " }
+        if word == "true" || word == "false" || word == "null" || statusWords.contains(word) { return true }
+        return ["not", "no"].contains { word.hasPrefix($0) && statusWords.contains(String(word.dropFirst($0.count))) }
+    }
+
+    /// Words that say whether or how a credential is, never what it is.
+    static let statusWords: Set<String> = [
+        "present", "absent", "missing", "none", "nil", "empty", "set", "unset", "stored", "saved", "cleared", "valid", "invalid",
+        "expired", "revoked", "active", "inactive", "pending", "unknown", "available", "unavailable", "enabled", "disabled",
+        "yes", "no", "on", "off", "ok", "required", "optional", "granted", "denied", "hidden", "redacted", "bearer", "basic",
+    ]
 
     /// More names whose values are secret (a scenario's `secrets`, a driver's `secretKeys`),
     /// normalized.

@@ -2,10 +2,11 @@ import Foundation
 
 /// Where a match stands: alone or inside a word, and whether digits are a credential's value.
 extension SecretMasker {
-    /// Whether a match found at `start..<end` is masked: anywhere for long secrets; otherwise
-    /// only where it stands alone; digits only as a credential name's value.
-    func accepts(_ needle: Needle, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
-        if needle.anywhere { return true }
+    /// Whether a match found at `start..<end` is masked: anywhere for long secrets, and for any
+    /// secret but digits `everywhere` (binary data); otherwise only where it stands alone; digits
+    /// only as a credential name's value.
+    func accepts(_ needle: Needle, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, everywhere: Bool = false) -> Bool {
+        if needle.anywhere || (everywhere && !needle.keyed) { return true }
         let alone = !Self.wordBefore(start, in: bytes) || !Self.isWordByte(needle.bytes.first ?? 0)
         let aloneAfter = !Self.wordCharacter(startingAt: end, in: bytes) || !Self.isWordByte(needle.bytes.last ?? 0)
         guard alone, aloneAfter else { return false }

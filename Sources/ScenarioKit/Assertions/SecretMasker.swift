@@ -149,69 +149,90 @@ struct SecretMasker: Sendable {
         }
         var contiguous = result
         return contiguous.withUTF8 { bytes in
-            var out: [UInt8] = []
-            var copied = 0
-            var index = 0
-            let count = bytes.count
-            let noCandidates: [Int] = []
-            // The first byte at or after `index` that may begin an escape (`%`, `\`, `&`, `+`).
-            var nextEscape = -1
-            var ends: [Int] = []
-            while index < count {
-                let here = bytes[index]
-                if nextEscape < index {
-                    nextEscape = index
-                    while nextEscape < count, !Self.escapeStarts[Int(bytes[nextEscape])] { nextEscape += 1 }
-                }
-                // No escape within reach of the longest needle: only needles written as they are
-                // can match here, and the trie finds them all in one walk, longest last.
-                let found: (end: Int, mask: [UInt8])?
-                if nextEscape - index >= longest || nextEscape == count {
-                    found = starts[Int(here)].isEmpty ? nil : plainMatch(at: index, in: bytes, ends: &ends)
-                } else {
-                    let candidates: [Int]
-                    if index + 1 < count, !Self.escapeStarts[Int(here)], !Self.escapeStarts[Int(bytes[index + 1])] {
-                        candidates =
-                            starts[Int(here)].isEmpty
-                            ? noCandidates : pairs[UInt16(here) << 8 | UInt16(bytes[index + 1]), default: noCandidates]
-                    } else if Self.escapeStarts[Int(here)] {
-                        // Only needles whose first byte this escape may stand for: trying every
-                        // needle at each `&amp;` or `%20` of a page made masking quadratic.
-                        candidates = Self.escapedBytes(at: index, in: bytes).reduce(starts[Int(here)]) { Self.merged($0, starts[Int($1)]) }
-                    } else {
-                        candidates = starts[Int(here)]
-                    }
-                    found =
-                        candidates.lazy.compactMap { candidate -> (end: Int, mask: [UInt8])? in
-                            let needle = needles[candidate]
-                            guard let end = match(needle, in: bytes, at: index), accepts(needle, in: bytes, from: index, to: end) else {
-                                return nil
-                            }
-                            return (end, needle.mask)
-                        }.first
-                }
-                guard let found else {
-                    index += 1
-                    continue
-                }
-                out.append(contentsOf: bytes[copied..<index])
-                out.append(contentsOf: found.mask)
-                copied = found.end
-                index = found.end
-            }
-            guard copied > 0 else { return result }
-            out.append(contentsOf: bytes[copied...])
-            return String(decoding: out, as: UTF8.self)
+            masked(bytes, everywhere: false).map { String(decoding: $0, as: UTF8.self) } ?? result
         }
     }
 
+    /// A binary body (``BodyKind/isBinary(_:contentType:)``) with every secret of
+    /// ``SecretRedactor/minimumLength`` or more replaced by its mask wherever it occurs, as is, in
+    /// an escape or in base64: between a MessagePack length and a protobuf tag no byte says where
+    /// a word ends. Every other byte stays as it was.
+    func mask(binary body: Data) -> Data {
+        guard !needles.isEmpty else { return body }
+        return body.withUnsafeBytes { raw in
+            masked(raw.bindMemory(to: UInt8.self), everywhere: true).map { Data($0) } ?? body
+        }
+    }
+
+    /// The bytes with every secret replaced, or `nil` when there was none; `everywhere` masks
+    /// secrets of any length inside words too (binary data has no words).
+    private func masked(_ bytes: UnsafeBufferPointer<UInt8>, everywhere: Bool) -> [UInt8]? {
+        var out: [UInt8] = []
+        var copied = 0
+        var index = 0
+        let count = bytes.count
+        let noCandidates: [Int] = []
+        // The first byte at or after `index` that may begin an escape (`%`, `\`, `&`, `+`).
+        var nextEscape = -1
+        var ends: [Int] = []
+        while index < count {
+            let here = bytes[index]
+            if nextEscape < index {
+                nextEscape = index
+                while nextEscape < count, !Self.escapeStarts[Int(bytes[nextEscape])] { nextEscape += 1 }
+            }
+            // No escape within reach of the longest needle: only needles written as they are
+            // can match here, and the trie finds them all in one walk, longest last.
+            let found: (end: Int, mask: [UInt8])?
+            if nextEscape - index >= longest || nextEscape == count {
+                found = starts[Int(here)].isEmpty ? nil : plainMatch(at: index, in: bytes, everywhere: everywhere, ends: &ends)
+            } else {
+                let candidates: [Int]
+                if index + 1 < count, !Self.escapeStarts[Int(here)], !Self.escapeStarts[Int(bytes[index + 1])] {
+                    candidates =
+                        starts[Int(here)].isEmpty
+                        ? noCandidates : pairs[UInt16(here) << 8 | UInt16(bytes[index + 1]), default: noCandidates]
+                } else if Self.escapeStarts[Int(here)] {
+                    // Only needles whose first byte this escape may stand for: trying every
+                    // needle at each `&amp;` or `%20` of a page made masking quadratic.
+                    candidates = Self.escapedBytes(at: index, in: bytes).reduce(starts[Int(here)]) { Self.merged($0, starts[Int($1)]) }
+                } else {
+                    candidates = starts[Int(here)]
+                }
+                found =
+                    candidates.lazy.compactMap { candidate -> (end: Int, mask: [UInt8])? in
+                        let needle = needles[candidate]
+                        guard let end = match(needle, in: bytes, at: index),
+                            accepts(needle, in: bytes, from: index, to: end, everywhere: everywhere)
+                        else {
+                            return nil
+                        }
+                        return (end, needle.mask)
+                    }.first
+            }
+            guard let found else {
+                index += 1
+                continue
+            }
+            out.append(contentsOf: bytes[copied..<index])
+            out.append(contentsOf: found.mask)
+            copied = found.end
+            index = found.end
+        }
+        guard copied > 0 else { return nil }
+        out.append(contentsOf: bytes[copied...])
+        return out
+    }
+
     /// The longest needle written as it is that matches at `start` and stands where it may.
-    private func plainMatch(at start: Int, in bytes: UnsafeBufferPointer<UInt8>, ends: inout [Int]) -> (end: Int, mask: [UInt8])? {
+    private func plainMatch(at start: Int, in bytes: UnsafeBufferPointer<UInt8>, everywhere: Bool, ends: inout [Int]) -> (
+        end: Int, mask: [UInt8]
+    )? {
         trie.needles(startingAt: start, in: bytes, into: &ends)
         for candidate in ends.reversed() {
             let needle = needles[candidate]
             let end = start + needle.bytes.count
-            if accepts(needle, in: bytes, from: start, to: end) { return (end, needle.mask) }
+            if accepts(needle, in: bytes, from: start, to: end, everywhere: everywhere) { return (end, needle.mask) }
         }
         return nil
     }

@@ -73,13 +73,22 @@ enum RetryAfterValue {
 
     /// IMF-fixdate, RFC 850 and asctime, made once (formatters are dear to make; parsing is
     /// thread-safe).
-    nonisolated(unsafe) private static let httpDates: [DateFormatter] = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
-    ].map { format in
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = format
-        return formatter
+    #if canImport(Darwin)
+        // Apple's DateFormatter is not Sendable (Linux's is, and warns of the attribute there).
+        nonisolated(unsafe) private static let httpDates = makeHTTPDateFormatters()
+    #else
+        private static let httpDates = makeHTTPDateFormatters()
+    #endif
+
+    private static func makeHTTPDateFormatters() -> [DateFormatter] {
+        [
+            "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+        ].map { format in
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            return formatter
+        }
     }
 }

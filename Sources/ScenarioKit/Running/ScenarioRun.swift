@@ -74,7 +74,8 @@ final class ScenarioRun: @unchecked Sendable {
     func execute(ifAbandoned abandoned: @escaping (RunOutcome) -> Void) -> RunOutcome {
         let turn: ScenarioTurn
         // Called on the stall watch's thread while this one is blocked in the stack for real.
-        nonisolated(unsafe) let (run, abandoned) = (self, abandoned)
+        let run = self
+        nonisolated(unsafe) let abandoned = abandoned
         do {
             turn = try ScenarioTurn.begin(for: scheduler, serving: backend) { message in abandoned(run.stalledOutcome(message)) }
         } catch {

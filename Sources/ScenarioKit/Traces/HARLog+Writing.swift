@@ -1,8 +1,9 @@
 import Foundation
 
 extension HARLog {
-    /// The log as HAR 1.2 JSON: every required field present, bodies as text when they are UTF-8
-    /// and as base64 otherwise, so any HAR reader (ours included) takes it back.
+    /// The log as HAR 1.2 JSON: every required field present, bodies as text when they are text
+    /// and as base64 when they are bytes (``BodyKind``), so any HAR reader (ours included) takes
+    /// them back byte for byte.
     public func harDocument(creatorVersion: String = "0.1.0") -> JSONValue {
         let formatter = Self.instantFormatter()
         return [
@@ -85,7 +86,8 @@ extension HARLog {
             "size": .number(Double(response.body.count)), "mimeType": .string(response.mimeType ?? ""),
         ]
         if !response.body.isEmpty {
-            if let text = String(data: response.body, encoding: .utf8) {
+            // Bytes go as base64 (MessagePack, protobuf), so they come back as they were.
+            if !BodyKind.isBinary(response.body, contentType: response.mimeType), let text = String(data: response.body, encoding: .utf8) {
                 content.appendNew("text", .string(text))
             } else {
                 content.appendNew("text", .string(response.body.base64EncodedString()))

@@ -89,6 +89,27 @@ public struct TraceImportSpec: Sendable {
     public var startAction: String?
     /// Requests the start action sends (a health check, the current user).
     public var startRequests: [Route]
+    /// How the stack retries a refused request by itself, within one action: once the wait is
+    /// over it sends the same request again. Such a repeat is the stack's (an exchange of the same
+    /// step), not a second request of the user's; ``stackRetry`` says the stack does this.
+    public struct StackRetry: Sendable, Hashable {
+        /// The statuses it retries after (`429`, `503`).
+        public var statuses: Set<Int>
+        /// The longest wait it sits out itself; an answer asking for longer (`Retry-After: 3600`)
+        /// reaches the user, and a repeat after it is the user's.
+        public var longestWait: Duration
+
+        /// Creates a description of the stack's retry.
+        public init(statuses: Set<Int> = [429, 503], longestWait: Duration = .seconds(60)) {
+            self.statuses = statuses
+            self.longestWait = longestWait
+        }
+    }
+
+    /// How the stack retries by itself after a 429 or 503, if it does (`nil`: it never does, and
+    /// every repeat is the user's).
+    public var stackRetry: StackRetry?
+
     /// The credentials a trace shows the app already had when it starts: they must come from a
     /// stored session in `given`, or the imported scenario cannot pass.
     public struct Credentials: Sendable, Hashable {
@@ -112,10 +133,15 @@ public struct TraceImportSpec: Sendable {
     /// them, such as `["session": ["accessToken": ...]]`. Without it, a trace that sends a
     /// credential it never obtained cannot be imported: the draft would start signed out.
     ///
+    /// A credential the trace does not show is left out, not written as `null` (which a `given`
+    /// key declared as a string refuses):
+    ///
     /// ```swift
     /// given: { credentials in
     ///     guard let access = credentials.accessToken else { return [:] }
-    ///     return ["session": ["accessToken": .string(access), "refreshToken": credentials.refreshToken.map(JSONValue.string) ?? nil]]
+    ///     var session: JSONObject = ["accessToken": .string(access)]
+    ///     if let refresh = credentials.refreshToken { session["refreshToken"] = .string(refresh) }
+    ///     return ["session": .object(session)]
     /// }
     /// ```
     public var given: (@Sendable (_ credentials: Credentials) -> JSONValue)?
@@ -123,7 +149,7 @@ public struct TraceImportSpec: Sendable {
     /// Creates a description.
     public init(
         requestAction: String?, appRequests: [Route] = [], actionRules: [ActionRule] = [], startAction: String? = nil,
-        startRequests: [Route] = [],
+        startRequests: [Route] = [], stackRetry: StackRetry? = nil,
         given: (@Sendable (_ credentials: Credentials) -> JSONValue)? = nil
     ) {
         self.requestAction = requestAction
@@ -131,7 +157,23 @@ public struct TraceImportSpec: Sendable {
         self.actionRules = actionRules
         self.startAction = startAction
         self.startRequests = startRequests
+        self.stackRetry = stackRetry
         self.given = given
+    }
+
+    /// Creates a description whose `given` takes the two credentials apart: the spelling before
+    /// ``Credentials``, kept for drivers written against it.
+    @available(*, deprecated, message: "'given' takes TraceImportSpec.Credentials: given: { credentials in ... }")
+    public init(
+        requestAction: String?, appRequests: [Route] = [], actionRules: [ActionRule] = [], startAction: String? = nil,
+        startRequests: [Route] = [],
+        given: (@Sendable (_ accessToken: String?, _ refreshToken: String?) -> JSONValue)?
+    ) {
+        var credentialsGiven: (@Sendable (Credentials) -> JSONValue)?
+        if let given { credentialsGiven = { given($0.accessToken, $0.refreshToken) } }
+        self.init(
+            requestAction: requestAction, appRequests: appRequests, actionRules: actionRules, startAction: startAction,
+            startRequests: startRequests, given: credentialsGiven)
     }
 
     /// No description: traces cannot be imported for this driver.

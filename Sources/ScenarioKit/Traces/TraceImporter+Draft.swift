@@ -91,7 +91,7 @@ extension TraceImporter {
                 "Imported from \(base)\(log.creator.isEmpty ? "" : " (\(log.creator))"): \(items.count) requests. "
                     + "DRAFT: 'expect' holds only the request counts the trace shows; add the state and alerts this bug is about."))
         sink.member("tags", ["imported"])
-        sink.member("given", given(items, credentials: credentials))
+        sink.member("given", try given(items, credentials: credentials, file: file))
         sink.beginArray("exchanges")
         for plan in exchanges { sink.element(exchangeDocument(plan, items: items, summary: &summary)) }
         sink.endArray()
@@ -171,7 +171,9 @@ extension TraceImporter {
             if let json, json.depth > Self.maximumBodyDepth { summary.deepBodiesAsText += 1 }
             if let json, json.depth <= Self.maximumBodyDepth {
                 object["json"] = json
-            } else if let text = String(data: response.body, encoding: .utf8) {
+            } else if !BodyKind.isBinary(response.body, contentType: response.mimeType),
+                let text = String(data: response.body, encoding: .utf8)
+            {
                 object["text"] = .string(text)
             } else {
                 object["base64"] = .string(response.body.base64EncodedString())

@@ -4,7 +4,8 @@ import Foundation
 extension TraceImporter {
     /// The draft's `given`: the trace's first instant as the clock's start, and what the spec
     /// builds from the credentials the app had stored.
-    func given(_ items: [Item], credentials: TraceImportSpec.Credentials) -> JSONValue {
+    /// - Throws: when the spec's `given` builds something other than an object of members.
+    func given(_ items: [Item], credentials: TraceImportSpec.Credentials, file: String) throws(Failure) -> JSONValue {
         var given: JSONObject = [:]
         if let first = items.first {
             let formatter = ISO8601DateFormatter()
@@ -12,9 +13,15 @@ extension TraceImporter {
             given["clock"] = ["start": .string(formatter.string(from: first.entry.started))]
         }
         guard let build = spec.given else { return .object(given) }
-        if case .object(let extra) = build(credentials) {
-            for member in extra { given[member.key] = member.value }
+        let built = build(credentials)
+        guard case .object(let extra) = built else {
+            // Its kind only: the value may hold the credentials themselves.
+            throw Failure(
+                file: file, "the driver's traceImport 'given' built \(built.typeDescription), not an object of given members",
+                hint: "make the driver's TraceImportSpec 'given' return an object of given members, such as "
+                    + "[\"session\": [\"accessToken\": ...]], or [:] when there is nothing to store")
         }
+        for member in extra { given[member.key] = member.value }
         return .object(given)
     }
 

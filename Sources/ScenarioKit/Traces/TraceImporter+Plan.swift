@@ -105,6 +105,8 @@ extension TraceImporter {
         }
         // Calls answered 401 and not yet retried, by call key: the stack repeats them itself.
         var awaitingRetry: [String: Int] = [:]
+        // The last step or retry of each call, by call key: a repeat once its wait is over may be the stack's.
+        var lastOfCall: [String: Int] = [:]
         var ownSince = false
         for position in index..<items.count {
             let item = items[position]
@@ -120,6 +122,11 @@ extension TraceImporter {
                 items[position].role = .redirect
                 continue
             }
+            defer { lastOfCall[item.callKey] = position }
+            if let previous = lastOfCall[item.callKey], isStackRetry(item, after: items[previous]) {
+                items[position].role = .retry
+                continue
+            }
             if ownSince, let count = awaitingRetry[item.callKey], count > 0 {
                 items[position].role = .retry
                 awaitingRetry[item.callKey] = count - 1
@@ -128,6 +135,24 @@ extension TraceImporter {
             if item.entry.response?.status == 401 { awaitingRetry[item.callKey, default: 0] += 1 }
             ownSince = false
         }
+    }
+
+    /// Whether `item` is the stack sending `previous` again by itself (``TraceImportSpec/stackRetry``):
+    /// `previous` was answered with a status it retries, and `item` went out when the wait ended,
+    /// the answer's `Retry-After` (up to the stack's longest wait) or, without one, the stack's
+    /// own backoff. A repeat at another time, or after a wait the stack does not sit out, is the user's.
+    func isStackRetry(_ item: Item, after previous: Item) -> Bool {
+        guard let retry = spec.stackRetry, let answer = previous.entry.response, retry.statuses.contains(answer.status) else {
+            return false
+        }
+        let gap = Duration.seconds(item.entry.started.timeIntervalSince(previous.entry.ended))
+        // Captures keep milliseconds: a repeat that seems to come a hair early is on time.
+        let rounding = Duration.milliseconds(2)
+        guard let header = answer.headers.first(named: "Retry-After") else { return gap >= .zero - rounding && gap <= retry.longestWait }
+        guard let wait = RetryAfterValue.wait(header, at: previous.entry.ended), wait <= retry.longestWait else { return false }
+        // A real stack's timer fires a little late; a tenth of the wait (at least a second) is still that timer.
+        let late = max(Duration.seconds(1), wait / 10)
+        return gap >= wait - rounding && gap <= wait + late
     }
 
     /// Step items in overlapping runs: each run is one step.

@@ -230,12 +230,46 @@ public struct TraceImporter: Sendable {
             entry = drafted.stepEntries[step]
         }
         let what = issue.map { "\($0.message) (at \($0.location.path) of the scenario)" } ?? "it does not load"
+        let position = entry.flatMap { $0 < positions.count ? positions[$0] : nil }
+        if let part = DriverPart(path: path) {
+            // What the driver's own `traceImport` decided, refused by the driver's own declarations.
+            return Failure(
+                file: file, position: part == .given ? nil : position, index: part == .given ? nil : entry,
+                "the driver's traceImport gives a scenario its own declarations refuse: \(what)", hint: part.hint)
+        }
         return Failure(
-            file: file, position: entry.flatMap { $0 < positions.count ? positions[$0] : nil }, index: entry,
-            "the scenario this trace gives would not load: \(what)",
+            file: file, position: position, index: entry, "the scenario this trace gives would not load: \(what)",
             hint: entry != nil
                 ? "leave this entry out of the export (or cut the trace before it); please report it with the trace"
                 : "please report this with the trace")
+    }
+
+    /// The parts of a draft the driver's ``TraceImportSpec`` decides: `given` (but the clock), and
+    /// each step's action and arguments. The loader refusing one is the driver's mistake.
+    enum DriverPart {
+        case given, action
+
+        init?(path: String) {
+            if path.hasPrefix("$.given"), !path.hasPrefix("$.given.clock") {
+                self = .given
+            } else if path.hasPrefix("$.steps["), path.hasSuffix(".do") || path.contains(".with") {
+                self = .action
+            } else {
+                return nil
+            }
+        }
+
+        /// What to fix in the driver.
+        var hint: String {
+            switch self {
+            case .given:
+                "make the driver's TraceImportSpec 'given' build what its givenKeys accept: when a credential is nil, "
+                    + "leave the member out rather than writing null (Documentation/api.md, \"Importing traces\")"
+            case .action:
+                "make the driver's TraceImportSpec name actions its 'actions' declare, with arguments they take "
+                    + "(the request action takes method, path, query and json; an action rule's arguments are its keys)"
+            }
+        }
     }
 }
 

@@ -35,8 +35,20 @@ public struct TraceRedactor: Sendable {
         }
     }
 
+    /// Which values are secret: the built-in names, and a driver's or a scenario's own.
+    private let policy: RedactionPolicy
+    /// Secrets known before the capture is read (what a run knows), masked wherever they occur.
+    private let known: [RedactionPolicy.Finding]
+
     /// Creates a redactor.
-    public init() {}
+    public init() { self.init(extraKeys: []) }
+
+    /// Creates a redactor that also takes the values of these names as secrets (a driver's
+    /// `secretKeys`, a scenario's `secrets`), and `known` values wherever they are.
+    package init(extraKeys: some Sequence<String>, known: [RedactionPolicy.Finding] = []) {
+        policy = RedactionPolicy(extraKeys: extraKeys)
+        self.known = known
+    }
 
     /// The capture with every secret replaced, and what was replaced.
     public func redact(_ log: HARLog) -> (log: HARLog, report: Report) {
@@ -48,11 +60,13 @@ public struct TraceRedactor: Sendable {
     /// Replaces every secret of `log` in place, entry by entry, so a large capture is not held
     /// twice; returns what was replaced.
     public func redact(_ log: inout HARLog) -> Report {
-        var finder = SecretFinder()
+        var finder = SecretFinder(policy: policy)
         for entry in log.entries { finder.collect(entry) }
+        // After the capture's own: a value it also shows keeps the kind the capture gives it.
+        for finding in known { finder.found.add(finding.value, finding.kind) }
         let secrets = finder.ordered
         guard !secrets.isEmpty else { return Report() }
-        let replacer = Replacer(secrets: secrets)
+        let replacer = Replacer(secrets: secrets, policy: policy)
         for index in log.entries.indices { replacer.redact(&log.entries[index]) }
         var report = Report()
         for secret in secrets { report.counts[secret.kind, default: 0] += 1 }
@@ -63,10 +77,12 @@ public struct TraceRedactor: Sendable {
 /// Pass one: every secret in capture order, each with the kind it was first seen as, by the
 /// shared ``RedactionPolicy``.
 private struct SecretFinder {
-    let policy = RedactionPolicy()
+    let policy: RedactionPolicy
     var found = RedactionPolicy.Findings()
     /// What each header field gave, for the short ones: the same few repeat in every entry.
     private var headerFindings = BoundedMemo<HARLog.Field, [RedactionPolicy.Finding]> { $0.value.utf8.count }
+
+    init(policy: RedactionPolicy) { self.policy = policy }
 
     /// The secrets, without placeholders of an already redacted trace, and without values too
     /// short to mask (``SecretRedactor/minimumLength``): a `"code": 200` is a status.
@@ -100,7 +116,7 @@ private struct Replacer {
     private let masker: SecretMasker
     /// Placeholders by value, for values that JSON holds whole (short codes, numbers).
     private let placeholders: [String: String]
-    private let policy = RedactionPolicy()
+    private let policy: RedactionPolicy
     /// Whether each JSON key met so far names a credential (keys repeat in every entry).
     private let credentialNames = NameCache()
 
@@ -117,7 +133,8 @@ private struct Replacer {
         var masked = BoundedMemo<String, String>()
     }
 
-    init(secrets: [RedactionPolicy.Finding]) {
+    init(secrets: [RedactionPolicy.Finding], policy: RedactionPolicy) {
+        self.policy = policy
         var numbers: [TraceRedactor.Kind: Int] = [:]
         var pairs: [(secret: String, mask: String)] = []
         var placeholders: [String: String] = [:]
@@ -134,13 +151,17 @@ private struct Replacer {
     func redact(_ entry: inout HARLog.Entry) {
         entry.request.url = text(entry.request.url)
         entry.request.headers = entry.request.headers.map { HARLog.Field($0.name, header($0.value)) }
-        entry.request.body = entry.request.body.map { body($0) }
+        entry.request.body = entry.request.body.map { body in
+            // A binary body a capture kept as text (protobuf is often valid UTF-8): masked as bytes.
+            guard BodyKind.isBinary(body.utf8, contentType: entry.request.mimeType) else { return self.body(body) }
+            return String(decoding: masker.mask(binary: Data(body.utf8)), as: UTF8.self)
+        }
         if var response = entry.response {
             response.headers = response.headers.map { HARLog.Field($0.name, header($0.value)) }
-            if let bodyText = String(data: response.body, encoding: .utf8) {
-                response.body = Data(body(bodyText).utf8)
+            if BodyKind.isBinary(response.body, contentType: response.mimeType) {
+                response.body = masker.mask(binary: response.body)
             } else {
-                response.body = binary(response.body)
+                response.body = Data(body(String(decoding: response.body, as: UTF8.self)).utf8)
             }
             entry.response = response
         }
@@ -153,19 +174,6 @@ private struct Replacer {
             return text(content)
         }
         return redact(json: json).compactText
-    }
-
-    /// A binary body: each secret's bytes (as is or base64) replaced where they occur.
-    private func binary(_ data: Data) -> Data {
-        // Latin-1 maps every byte to one character, so the masker sees the bytes as they are.
-        guard let latin = String(data: data, encoding: .isoLatin1) else { return data }
-        let masked = masker.mask(latin)
-        guard masked != latin else { return data }
-        var out = Data()
-        for scalar in masked.unicodeScalars {
-            if scalar.value < 0x100 { out.append(UInt8(scalar.value)) } else { out.append(contentsOf: Array(String(scalar).utf8)) }
-        }
-        return out
     }
 
     private func redact(json: JSONValue) -> JSONValue {

@@ -3,7 +3,8 @@ import Foundation
 import ScenarioKit
 
 /// One Dispatch-app stack for one scenario run: actions call the session manager and wait for
-/// its completion handler; observations read its state on the main queue, where it lives.
+/// its completion handler (`withCompletion`); observations read its state on the main queue,
+/// where it lives (`onMainQueue`).
 struct DispatchAppSession: DriverSession {
     let manager: SessionManager
     let now: @Sendable () -> Date
@@ -11,36 +12,49 @@ struct DispatchAppSession: DriverSession {
     func perform(_ action: String, arguments: JSONValue) async -> ActionResult {
         switch action {
         case "bootstrap":
-            let auth = await withCheckedContinuation { done in manager.bootstrap { done.resume(returning: $0) } }
-            return .value(["auth": .string(auth.rawValue)])
-        case "login":
-            let email = arguments["email"]?.stringValue ?? ""
-            let password = arguments["password"]?.stringValue ?? ""
-            let result = await withCheckedContinuation { done in
-                manager.login(email: email, password: password) { done.resume(returning: $0) }
+            return await withCompletion {
+                manager.bootstrap(completion: $0)
+            } onMainQueue: {
+                .value(["auth": .string($0.rawValue)])
             }
-            return result.map { _ in .value(nil) }.get(or: Self.describe)
+        case "login":
+            let (email, password) = (arguments["email"]?.stringValue ?? "", arguments["password"]?.stringValue ?? "")
+            return await withCompletion {
+                manager.login(email: email, password: password, completion: $0)
+            } onMainQueue: {
+                Self.answer($0) { _ in nil }
+            }
         case "logout":
-            await withCheckedContinuation { done in manager.logout { done.resume() } }
-            return .value(nil)
+            return await withCompletion { done in
+                manager.logout { done(()) }
+            } onMainQueue: {
+                .value(nil)
+            }
         case "request":
             let method = arguments["method"]?.stringValue?.uppercased() ?? "GET"
-            let started = now()
-            let result = await withCheckedContinuation { done in
-                manager.client.send(method, arguments["path"]?.stringValue ?? "/") { done.resume(returning: $0) }
+            let (now, started) = (now, now())
+            return await withCompletion {
+                manager.client.send(method, arguments["path"]?.stringValue ?? "/", completion: $0)
+            } onMainQueue: {
+                Self.answer($0) { response in
+                    [
+                        "status": .number(Double(response.status)), "attempts": .number(Double(response.attempts)),
+                        // Virtual seconds the call took, so scenarios can pin how long backoff waited.
+                        "elapsed": .number(now().timeIntervalSince(started)),
+                        "data": JSONValue.parse(response.body)?["data"] ?? .null,
+                    ]
+                }
             }
-            // Virtual seconds the call took, so scenarios can pin how long backoff waited.
-            let elapsed = now().timeIntervalSince(started)
-            return result.map { response in
-                .value([
-                    "status": .number(Double(response.status)),
-                    "attempts": .number(Double(response.attempts)),
-                    "elapsed": .number(elapsed),
-                    "data": JSONValue.parse(response.body)?["data"] ?? .null,
-                ])
-            }.get(or: Self.describe)
         default:
             return .error(["code": "unknownAction", "action": .string(action)])
+        }
+    }
+
+    /// A completion's result as the action's: its value described, or its failure as `.error`.
+    static func answer<Value>(_ result: Result<Value, APIError>, _ describeValue: (Value) -> JSONValue) -> ActionResult {
+        switch result {
+        case .success(let value): .value(describeValue(value))
+        case .failure(let error): .error(describe(error))
         }
     }
 
@@ -92,20 +106,5 @@ struct DispatchAppSession: DriverSession {
 
     func timeline() async -> [JSONValue] {
         await onMainQueue { manager.state.timeline.map { .string($0.rawValue) } }
-    }
-
-    /// Reads the app's state where the app writes it.
-    private func onMainQueue<Value: Sendable>(_ read: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { done in DispatchQueue.main.async { done.resume(returning: read()) } }
-    }
-}
-
-extension Result where Success == ActionResult {
-    /// The action's result, or its failure described as `.error`.
-    fileprivate func get(or describe: (Failure) -> JSONValue) -> ActionResult {
-        switch self {
-        case .success(let result): return result
-        case .failure(let error): return .error(describe(error))
-        }
     }
 }
