@@ -24,7 +24,7 @@ struct JSONReportTests {
         let scenarios = try #require(try parsed()["scenarios"] as? [[String: Any]])
         #expect(scenarios.map { $0["id"] as? String } == ["auth/login", "auth/refresh/coalesce", "broken", "auth/slow"])
         let fields: Set<String> = [
-            "id", "name", "file", "classname", "tags", "status", "wallTimeSeconds", "virtualTimeSeconds", "schedules",
+            "id", "name", "file", "classname", "tags", "status", "wallTimeSeconds", "virtualTimeSeconds", "schedules", "host",
             "errorMessage", "errorLocation", "steps", "transcript",
         ]
         for scenario in scenarios { #expect(Set(scenario.keys) == fields) }

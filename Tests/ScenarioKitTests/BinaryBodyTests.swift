@@ -138,6 +138,27 @@ import Testing
         }
         """#
 
+    /// Every report's transcript shows a binary body as its size, type and hash, never its bytes,
+    /// and the hash is of the masked bytes: the token is in no report, in any form.
+    @Test func reportsShowBinaryBodiesBySizeTypeAndHash() async throws {
+        var scenario = try Rules.load(Self.scenario).get()
+        scenario.expect.requests?.total = 4  // fails, so that every report carries the transcript
+        let result = await ScenarioRunner(driver: RuleDriver()).run(scenario)
+        #expect(result.status == .failed)
+        let lines = result.transcript.filter { $0.contains("←") }
+        #expect(lines.count == 3)
+        #expect(lines[0].contains("via login  ‹binary \(Self.login.count) bytes, application/x-msgpack, sha256 "), "\(lines)")
+        #expect(lines[2].contains("‹binary 600 bytes, application/octet-stream, sha256 "), "\(lines)")
+        let masked = SecretRedactor(secrets: [Self.short]).redact(binary: Data(Self.login))
+        #expect(lines[0].contains(BodyKind.summary(of: Self.login, contentType: "application/x-msgpack", hashing: Array(masked))))
+        let run = RunResult(scenarios: [result], wallTime: .zero)
+        for report in [HTMLReport.render(run), JSONReport.render(run), JUnitReport.render(run), ConsoleReport().render(run)] {
+            #expect(!report.contains(Self.short))
+            #expect(!report.contains(Data(Self.short.utf8).base64EncodedString().prefix(12)))
+            #expect(!report.contains("Ana"), "a binary body's text is not shown")
+        }
+    }
+
     @Test func exportWritesBinaryAnswersBackByteExactAndMasksTheToken() async throws {
         let (result, record) = await ScenarioRunner(driver: RuleDriver()).runReporting(try Rules.load(Self.scenario).get())
         let trace = record.har()

@@ -98,4 +98,10 @@ public struct SecretRedactor: Sendable {
         guard enabled else { return text }
         return masker.mask(text)
     }
+
+    /// Bytes with every secret they hold replaced by its mask (see ``SecretMasker/mask(binary:)``).
+    package func redact(binary body: Data) -> Data {
+        guard enabled else { return body }
+        return masker.mask(binary: body)
+    }
 }

@@ -26,11 +26,12 @@ package enum BodyKind {
     }
 
     /// A non-text body as people are shown it: `‹binary 1,204 bytes, application/x-msgpack,
-    /// sha256 3f2a9c1d…›` (no type when none is known). The hash tells two bodies apart; give it
-    /// the bytes as they are shown elsewhere (secrets masked), so it says nothing of a secret.
-    package static func summary(of body: some Collection<UInt8>, contentType: String?) -> String {
+    /// sha256 3f2a9c1d…›` (no type when none is known). The hash tells two bodies apart; it is of
+    /// `hashed` when given: the bytes as they are shown elsewhere (secrets masked), so that it
+    /// says nothing of a secret.
+    package static func summary(of body: some Collection<UInt8>, contentType: String?, hashing hashed: [UInt8]? = nil) -> String {
         let type = contentType.map { $0.split(separator: ";").first.map(String.init) ?? $0 }?.trimmingCharacters(in: .whitespaces)
-        let digest = SHA256.hash(Array(body)).prefix(4).map { byte in
+        let digest = SHA256.hash(hashed ?? Array(body)).prefix(4).map { byte in
             String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
         }.joined()
         let parts = ["binary \(grouped(body.count)) byte\(body.count == 1 ? "" : "s")", type, "sha256 \(digest)…"]

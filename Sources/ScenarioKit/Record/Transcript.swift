@@ -41,14 +41,15 @@ extension TranscriptEntry.Kind {
 
 /// Turns a run's events into transcript text. The one place that says how an event reads.
 enum Transcript {
-    /// How `event` reads, unmasked; `nil` for an event that has no line of its own (the 404 an
-    /// unmatched request gets: its `unmatched` line says so).
-    static func entry(_ event: RunEvent) -> (kind: TranscriptEntry.Kind, number: Int?, text: String)? {
+    /// How `event` reads, unmasked but for the bytes of a body that is not text, which are shown
+    /// as their size, type and the hash of what `masking` makes of them; `nil` for an event that
+    /// has no line of its own (the 404 an unmatched request gets: its `unmatched` line says so).
+    static func entry(_ event: RunEvent, masking: SecretRedactor? = nil) -> (kind: TranscriptEntry.Kind, number: Int?, text: String)? {
         let number = event.number
         let via = event.exchange ?? ""
         switch event.kind {
         case .sent(let request):
-            return (.request, number, describe(request))
+            return (.request, number, describe(request, masking: masking))
         case .unmatched(let near):
             return (.unmatched, number, "no exchange matches; answered 404\(near)")
         case .held(let release):
@@ -59,7 +60,7 @@ enum Transcript {
             return (.late, number, "the schedule delivers its answer \(VirtualClock.Instant.format(delay)) late")
         case .answered(.response(let response)):
             guard event.exchange != nil else { return nil }
-            return (.answer, number, "\(response.status) via \(via)\(describe(response))")
+            return (.answer, number, "\(response.status) via \(via)\(describe(response, masking: masking))")
         case .answered(.fault(let code)):
             guard event.exchange != nil else { return nil }
             return (.answer, number, "fault \(code.rawValue) via \(via)")
@@ -80,8 +81,8 @@ enum Transcript {
     }
 
     /// The line `event` reads as, unmasked (for messages that quote it; masked with the rest).
-    static func line(_ event: RunEvent) -> String {
-        guard let (kind, number, text) = entry(event) else { return "" }
+    static func line(_ event: RunEvent, masking: SecretRedactor? = nil) -> String {
+        guard let (kind, number, text) = entry(event, masking: masking) else { return "" }
         return TranscriptEntry(kind: kind, number: number, time: VirtualClock.Instant.format(event.at), text: text).line
     }
 
@@ -92,28 +93,32 @@ enum Transcript {
         }
     }
 
-    static func describe(_ request: HTTPRequest) -> String {
+    static func describe(_ request: HTTPRequest, masking: SecretRedactor? = nil) -> String {
         var line = "\(request.method) \(request.target)"
         for field in request.headers { line += "  \(field.name): \(field.value)" }
-        return line + describeBody(request.body ?? Data())
+        return line + describeBody(request.body ?? Data(), contentType: request.headers["Content-Type"], masking: masking)
     }
 
     /// The headers of an answer that change what a client does next (where a redirect leads,
     /// how long to wait, what to keep), then its body.
-    static func describe(_ response: HTTPResponse) -> String {
+    static func describe(_ response: HTTPResponse, masking: SecretRedactor? = nil) -> String {
         var line = ""
         for field in response.headers where answerHeadersShown.contains(where: { field.name.caseInsensitiveCompare($0) == .orderedSame }) {
             line += "  \(field.name): \(field.value)"
         }
-        return line + describeBody(response.body)
+        return line + describeBody(response.body, contentType: response.headers["Content-Type"], masking: masking)
     }
 
     private static let answerHeadersShown = ["Location", "Retry-After", "Set-Cookie", "WWW-Authenticate"]
 
-    /// A body on one line: compact JSON when it is JSON, else text. Whole: lines are cut for
+    /// A body on one line: compact JSON when it is JSON, text when it is text, and otherwise
+    /// never its bytes but their size, type and hash (``BodyKind``). Whole: lines are cut for
     /// reports only after secrets are masked, so no part of a long token survives a cut.
-    static func describeBody(_ body: Data) -> String {
+    static func describeBody(_ body: Data, contentType: String? = nil, masking: SecretRedactor? = nil) -> String {
         guard !body.isEmpty else { return "" }
+        if BodyKind.isBinary(body, contentType: contentType) {
+            return "  " + BodyKind.summary(of: body, contentType: contentType, hashing: masking.map { Array($0.redact(binary: body)) })
+        }
         if let json = JSONValue.parse(body) { return "  " + json.compactText }  // compact JSON holds no line break
         let text = String(decoding: body, as: UTF8.self)
         return "  " + (text.utf8.contains(UInt8(ascii: "\n")) ? text.replacingOccurrences(of: "\n", with: "\\n") : text)

@@ -47,7 +47,7 @@ extension Transcript {
         linesBefore.reserveCapacity(events.count + 1)
         for event in events {
             linesBefore.append(rendered.count)
-            guard let (kind, number, text) = entry(event) else { continue }
+            guard let (kind, number, text) = entry(event, masking: redactor) else { continue }
             rendered.append(TranscriptEntry(kind: kind, number: number, time: VirtualClock.Instant.format(event.at), text: text))
         }
         linesBefore.append(rendered.count)

@@ -148,5 +148,5 @@ extension ScenarioResult {
 
 extension ScriptedBackend {
     /// The transcript so far, unmasked, one line per event that has one.
-    var transcriptLines: [String] { runRecord.events.map(Transcript.line).filter { !$0.isEmpty } }
+    var transcriptLines: [String] { runRecord.events.map { Transcript.line($0) }.filter { !$0.isEmpty } }
 }
