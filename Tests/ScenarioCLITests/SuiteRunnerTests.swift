@@ -113,7 +113,7 @@ struct SuiteRunnerTests {
         var record = RunRecord()
         for (offset, path) in paths.enumerated() {
             let number = record.sent(HTTPRequest(method: .get, path: path), exchange: "x", at: .milliseconds(offset))
-            record.ended(number, .answered(.response(HTTPResponse(status: .ok))), at: .milliseconds(offset))
+            record.answered(number, .response(HTTPResponse(status: .ok)), at: .milliseconds(offset))
         }
         return RunOutcome(
             result: ScenarioResult(id: "a", name: "A", file: "a.json", status: status), record: record,

@@ -24,7 +24,7 @@ import Testing
         mutating func answer(_ number: Int, _ status: Int, at seconds: Int = 0, headers: HTTPFields = [:], json: JSONValue? = nil) {
             let response = HTTPResponse(
                 status: HTTPStatus(code: status), headers: headers, body: json.map { Data($0.compactText.utf8) } ?? Data())
-            record.ended(number, .answered(.response(response)), at: .seconds(seconds))
+            record.answered(number, .response(response), at: .seconds(seconds))
         }
 
         /// A feed refused with 401 under `old`, then a refresh that hands out `new`.

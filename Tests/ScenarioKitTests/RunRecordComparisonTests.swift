@@ -13,7 +13,7 @@ import Testing
         for body in bodies {
             let request = HTTPRequest(method: .post, path: "/login", headers: headers, body: Data(body.utf8))
             let number = record.sent(request, exchange: "login", at: .zero)
-            record.ended(number, .answered(.response(HTTPResponse(status: .ok, body: Data(body.utf8)))), at: .zero)
+            record.answered(number, .response(HTTPResponse(status: .ok, body: Data(body.utf8))), at: .zero)
         }
         return record
     }

@@ -32,6 +32,9 @@ final class ScenarioScheduler: @unchecked Sendable {
         queued += 1
         return Entry(work: work, queuedAt: DispatchTime.now().uptimeNanoseconds, sequence: queued)
     }
+    /// Whether the host keeps the address of every job this scenario runs, to know a resume from
+    /// another thread as its own (beside other tests); set before the run, read on its thread.
+    var remembersJobs = true
     /// Jobs and blocks run so far in this scenario.
     private(set) var jobsRun = 0
     private var head = 0

@@ -95,7 +95,12 @@ package final class ScenarioHost: @unchecked Sendable {
     /// Makes `scheduler` the running scenario, owned by the calling thread.
     func begin(_ scheduler: ScenarioScheduler) {
         if capturesDispatch { _ = DispatchCapture.install() }
-        lock.withLock { running = scheduler }
+        lock.withLock {
+            running = scheduler
+            // In a process of scenarios alone every job is the running one's: no need to know
+            // the address of each to find its owner again.
+            scheduler.remembersJobs = !wholeProcess
+        }
         RunnerThread.current = scheduler
         if capturesDispatch { DispatchCapture.useVirtualClocks(startingAt: scheduler.clock.start) }
     }
@@ -143,7 +148,7 @@ package final class ScenarioHost: @unchecked Sendable {
     func owner(of job: UnownedJob) -> (ScenarioScheduler, foreign: Bool, awaited: Bool)? {
         let address = unsafeBitCast(job, to: UnsafeRawPointer.self)
         if let mine = RunnerThread.current {
-            lock.withLock { known[address] = mine }
+            if mine.remembersJobs { lock.withLock { known[address] = mine } }
             return (mine, false, false)
         }
         return lock.withLock {

@@ -36,7 +36,7 @@ struct InvariantRunCheck {
             }
             var message = mine.prefix(Self.shownViolations).map(\.message).joined(separator: "; ")
             if mine.count > Self.shownViolations { message += "; and \(mine.count - Self.shownViolations) more" }
-            let actual = sent.map { Transcript.line($0) }
+            let actual = sent.map { Transcript.line($0, in: record) }
             assertions.append(
                 AssertionResult(
                     label: label, passed: false, message: message, expected: invariant.description.isEmpty ? nil : invariant.description,

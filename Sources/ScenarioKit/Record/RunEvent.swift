@@ -4,11 +4,12 @@ import HTTPCore
 /// One thing that happened between the stack and the scripted backend, as values: what the
 /// backend and the scheduler append while a run goes, and what every reader of a run reads (the
 /// transcript of every report, the HTML diagram, the invariants, `--repeat`, HAR export).
-/// Nothing here is masked or cut: reports mask and shorten what they show.
+/// Nothing here is masked or cut: reports mask and shorten what they show. A request and its
+/// answer are kept once, in the record's ``RunRecord/requests``, which the events name by number.
 package struct RunEvent: Sendable {
     package enum Kind: Sendable {
         /// The stack sent request `number` (served by `exchange`, or by none).
-        case sent(HTTPRequest)
+        case sent
         /// No exchange matched: the request is answered 404, and `nearMiss` says what differed.
         case unmatched(nearMiss: String)
         /// The answer is kept back until its exchange's release condition holds.
@@ -18,7 +19,7 @@ package struct RunEvent: Sendable {
         /// An explored schedule delivers this answer later than scripted.
         case late(by: Duration)
         /// The answer reached the stack: a response, or a scripted transport fault.
-        case answered(Reply)
+        case answered
         /// The client gave up waiting (its request timeout) after `waited`.
         case timedOut(waited: Duration)
         /// The app cancelled the request before its answer reached it.

@@ -9,23 +9,25 @@ extension RunRecord {
     /// counts as differing), or `nil` when both did the same thing.
     package func firstDifference(from other: RunRecord) -> Int? {
         let shared = min(events.count, other.events.count)
-        for index in 0..<shared where !events[index].isSame(as: other.events[index]) { return index }
+        for index in 0..<shared where !events[index].isSame(as: other.events[index], in: self, and: other) { return index }
         return events.count == other.events.count ? nil : shared
     }
 }
 
 extension RunEvent {
-    /// Whether `other` is the same event: same request, time, exchange and kind, bodies
-    /// compared as ``sameBody(_:_:)`` says.
-    func isSame(as other: RunEvent) -> Bool {
+    /// Whether `other` (of `theirs`) is the same event as this one (of `mine`): same request,
+    /// time, exchange and kind, and the same request or answer, bodies compared as
+    /// ``sameBody(_:_:)`` says.
+    func isSame(as other: RunEvent, in mine: RunRecord, and theirs: RunRecord) -> Bool {
         guard number == other.number, at == other.at, exchange == other.exchange else { return false }
         switch (kind, other.kind) {
-        case (.sent(let one), .sent(let two)):
+        case (.sent, .sent):
+            guard let one = mine.request(number)?.request, let two = theirs.request(number)?.request else { return false }
             return one.method == two.method && one.target == two.target && one.headers == two.headers
                 && Self.sameBody(one.body ?? Data(), two.body ?? Data())
-        case (.answered(.response(let one)), .answered(.response(let two))):
-            return one.status == two.status && one.headers == two.headers && Self.sameBody(one.body, two.body)
-        case (.answered(.fault(let one)), .answered(.fault(let two))): return one == two
+        case (.answered, .answered):
+            guard let one = mine.answer(to: number), let two = theirs.answer(to: number) else { return false }
+            return one.status == two.status && one.fault == two.fault && one.headers == two.headers && Self.sameBody(one.body, two.body)
         case (.unmatched(let one), .unmatched(let two)): return one == two
         case (.held(let one), .held(let two)): return one == two
         case (.late(let one), .late(let two)): return one == two

@@ -102,14 +102,10 @@ package struct RunRecord: Sendable {
         self.clockStart = clockStart
         var happenings: [(order: Int, event: RunEvent)] = []
         for request in requests {
-            happenings.append(
-                (request.order, RunEvent(number: request.number, at: request.at, exchange: request.exchange, kind: .sent(request.request))))
+            happenings.append((request.order, RunEvent(number: request.number, at: request.at, exchange: request.exchange, kind: .sent)))
             if let answer = request.answer {
-                let reply: Reply =
-                    answer.status.map { .response(HTTPResponse(status: HTTPStatus(code: $0), headers: answer.headers, body: answer.body)) }
-                    ?? .fault(TransportError.Code(rawValue: answer.fault ?? "") ?? .cancelled)
                 happenings.append(
-                    (answer.order, RunEvent(number: request.number, at: answer.at, exchange: request.exchange, kind: .answered(reply))))
+                    (answer.order, RunEvent(number: request.number, at: answer.at, exchange: request.exchange, kind: .answered)))
             }
         }
         events = happenings.sorted { $0.order < $1.order }.map(\.event)
@@ -128,7 +124,7 @@ package struct RunRecord: Sendable {
     package mutating func sent(_ request: HTTPRequest, exchange: String?, at: Duration) -> Int {
         let number = requests.count + 1
         requests.append(Request(number: number, request: request, exchange: exchange, at: at, order: events.count + 1))
-        events.append(RunEvent(number: number, at: at, exchange: exchange, kind: .sent(request)))
+        events.append(RunEvent(number: number, at: at, exchange: exchange, kind: .sent))
         return number
     }
 
@@ -138,22 +134,25 @@ package struct RunRecord: Sendable {
         events.append(RunEvent(number: number, at: at, exchange: exchange, kind: kind))
     }
 
-    /// Records how request `number` ended for the stack: an answer, a fault, or given up
-    /// (`fault` names how: `cancelled`, `timedOut`), with the event that says so.
-    package mutating func ended(_ number: Int, _ kind: RunEvent.Kind, at: Duration) {
+    /// Records the answer to request `number` as it reached the stack.
+    package mutating func answered(_ number: Int, _ reply: Reply, at: Duration) {
         guard number >= 1, number <= requests.count else { return }
-        let answer: Answer
-        switch kind {
-        case .answered(.response(let response)):
-            answer = Answer(status: response.status.code, headers: response.headers, body: response.body, at: at, order: events.count + 1)
-        case .answered(.fault(let code)):
-            answer = Answer(status: nil, fault: code.rawValue, at: at, order: events.count + 1)
-        case .timedOut:
-            answer = Answer(status: nil, fault: TransportError.Code.timedOut.rawValue, at: at, order: events.count + 1)
-        default:
-            answer = Answer(status: nil, fault: TransportError.Code.cancelled.rawValue, at: at, order: events.count + 1)
+        switch reply {
+        case .response(let response):
+            requests[number - 1].answer = Answer(
+                status: response.status.code, headers: response.headers, body: response.body, at: at, order: events.count + 1)
+        case .fault(let code):
+            requests[number - 1].answer = Answer(status: nil, fault: code.rawValue, at: at, order: events.count + 1)
         }
-        requests[number - 1].answer = answer
+        note(.answered, number: number, at: at)
+    }
+
+    /// Records that request `number` ended for the stack without an answer (`.timedOut`,
+    /// `.cancelledByApp`, `.refusedAfterEnd`): its caller got that fault.
+    package mutating func gaveUp(_ number: Int, _ kind: RunEvent.Kind, at: Duration) {
+        guard number >= 1, number <= requests.count else { return }
+        let fault: TransportError.Code = if case .timedOut = kind { .timedOut } else { .cancelled }
+        requests[number - 1].answer = Answer(status: nil, fault: fault.rawValue, at: at, order: events.count + 1)
         note(kind, number: number, at: at)
     }
 
@@ -163,6 +162,11 @@ package struct RunRecord: Sendable {
             if case .unmatched(let near) = event.kind { return near }
         }
         return ""
+    }
+
+    /// Request `number`, with its answer so far.
+    package func request(_ number: Int) -> Request? {
+        number >= 1 && number <= requests.count ? requests[number - 1] : nil
     }
 
     /// The answer to request `number` so far.

@@ -44,12 +44,15 @@ enum Transcript {
     /// How `event` reads, unmasked but for the bytes of a body that is not text, which are shown
     /// as their size, type and the hash of what `masking` makes of them; `nil` for an event that
     /// has no line of its own (the 404 an unmatched request gets: its `unmatched` line says so).
-    static func entry(_ event: RunEvent, masking: SecretRedactor? = nil) -> (kind: TranscriptEntry.Kind, number: Int?, text: String)? {
+    static func entry(_ event: RunEvent, in record: RunRecord, masking: SecretRedactor? = nil) -> (
+        kind: TranscriptEntry.Kind, number: Int?, text: String
+    )? {
         let number = event.number
         let via = event.exchange ?? ""
         switch event.kind {
-        case .sent(let request):
-            return (.request, number, describe(request, masking: masking))
+        case .sent:
+            guard let request = record.request(number) else { return nil }
+            return (.request, number, describe(request.request, masking: masking))
         case .unmatched(let near):
             return (.unmatched, number, "no exchange matches; answered 404\(near)")
         case .held(let release):
@@ -58,12 +61,11 @@ enum Transcript {
             return (.released, number, "released")
         case .late(let delay):
             return (.late, number, "the schedule delivers its answer \(VirtualClock.Instant.format(delay)) late")
-        case .answered(.response(let response)):
-            guard event.exchange != nil else { return nil }
+        case .answered:
+            guard event.exchange != nil, let answer = record.answer(to: number) else { return nil }
+            guard let status = answer.status else { return (.answer, number, "fault \(answer.fault ?? "") via \(via)") }
+            let response = HTTPResponse(status: HTTPStatus(code: status), headers: answer.headers, body: answer.body)
             return (.answer, number, "\(response.status) via \(via)\(describe(response, masking: masking))")
-        case .answered(.fault(let code)):
-            guard event.exchange != nil else { return nil }
-            return (.answer, number, "fault \(code.rawValue) via \(via)")
         case .timedOut(let waited):
             let served = event.exchange.map { " ('\($0)' answers later)" } ?? ""
             return (.failed, number, "timed out by the client after \(VirtualClock.Instant.format(waited)) (its request timeout)\(served)")
@@ -81,8 +83,8 @@ enum Transcript {
     }
 
     /// The line `event` reads as, unmasked (for messages that quote it; masked with the rest).
-    static func line(_ event: RunEvent, masking: SecretRedactor? = nil) -> String {
-        guard let (kind, number, text) = entry(event, masking: masking) else { return "" }
+    static func line(_ event: RunEvent, in record: RunRecord, masking: SecretRedactor? = nil) -> String {
+        guard let (kind, number, text) = entry(event, in: record, masking: masking) else { return "" }
         return TranscriptEntry(kind: kind, number: number, time: VirtualClock.Instant.format(event.at), text: text).line
     }
 

@@ -39,29 +39,43 @@ extension Transcript {
     /// `divergence` (an index into `events`) and to `limit` lines; `place` maps an index into
     /// `events` (a step's first event) to the first line shown at or after it.
     static func shown(
-        _ events: [RunEvent], redactor: SecretRedactor, divergence: Int?, limit: Int = shownLimit
+        _ record: RunRecord, redactor: SecretRedactor, divergence: Int?, limit: Int = shownLimit
     ) -> (entries: [TranscriptEntry], place: @Sendable (Int) -> Int) {
-        var rendered: [TranscriptEntry] = []
-        // The line count before each event: what the steps' and the divergence's places become.
+        // Which events have a line (all but the 404 an unmatched request gets), and the line
+        // count before each: what the steps' and the divergence's places become.
+        let events = record.events
+        var shownEvents: [Int] = []
         var linesBefore: [Int] = []
         linesBefore.reserveCapacity(events.count + 1)
-        for event in events {
-            linesBefore.append(rendered.count)
-            guard let (kind, number, text) = entry(event, masking: redactor) else { continue }
-            rendered.append(TranscriptEntry(kind: kind, number: number, time: VirtualClock.Instant.format(event.at), text: text))
+        for (index, event) in events.enumerated() {
+            linesBefore.append(shownEvents.count)
+            if case .answered = event.kind, event.exchange == nil { continue }
+            shownEvents.append(index)
         }
-        linesBefore.append(rendered.count)
+        linesBefore.append(shownEvents.count)
         let lineOf: @Sendable (Int) -> Int = { [linesBefore] index in linesBefore[max(0, min(index, linesBefore.count - 1))] }
-        let cut = TranscriptCut(rendered, divergence: divergence.map(lineOf), limit: limit) { note in
-            TranscriptEntry(kind: .note, number: nil, time: "", text: note)
+        // Cut first, then render and mask only what is kept.
+        enum Kept {
+            case event(Int)
+            case note(String)
         }
-        let masked = cut.lines.map { entry -> TranscriptEntry in
-            var entry = entry
-            let text = TerminalSafe.escape(redactor.redact(entry.text))
-            entry.text = text.count > lineLimit ? String(text.prefix(lineLimit)) + "…" : text
-            return entry
+        let cut = TranscriptCut(shownEvents.map(Kept.event), divergence: divergence.map(lineOf), limit: limit, note: Kept.note)
+        var entries: [TranscriptEntry] = []
+        for kept in cut.lines {
+            switch kept {
+            case .note(let note):
+                entries.append(TranscriptEntry(kind: .note, number: nil, time: "", text: note))
+            case .event(let index):
+                let event = events[index]
+                guard let (kind, number, text) = entry(event, in: record, masking: redactor) else { continue }
+                let masked = TerminalSafe.escape(redactor.redact(text))
+                entries.append(
+                    TranscriptEntry(
+                        kind: kind, number: number, time: VirtualClock.Instant.format(event.at),
+                        text: masked.count > lineLimit ? String(masked.prefix(lineLimit)) + "…" : masked))
+            }
         }
         let place = cut.place
-        return (masked, { place(lineOf($0)) })
+        return (entries, { place(lineOf($0)) })
     }
 }

@@ -41,7 +41,7 @@ extension ScenarioRunner {
         if let event {
             details.append("first differing event is \(event + 1) of \(max(first.record.count, other.record.count))")
             func line(_ record: RunRecord) -> String {
-                event < record.count ? Transcript.line(record.events[event], masking: first.redactor) : "(end of the run)"
+                event < record.count ? Transcript.line(record.events[event], in: record, masking: first.redactor) : "(end of the run)"
             }
             expected = line(first.record)
             actual = line(other.record)

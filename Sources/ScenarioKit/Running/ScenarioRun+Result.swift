@@ -17,7 +17,7 @@ struct RunOutcome: Sendable {
     /// its first divergence and to its first and last halves.
     func reported() -> ScenarioResult {
         var out = result
-        let shown = Transcript.shown(record.events, redactor: redactor, divergence: divergence)
+        let shown = Transcript.shown(record, redactor: redactor, divergence: divergence)
         out.entries = shown.entries
         out.steps = result.steps.map { step in
             var step = step

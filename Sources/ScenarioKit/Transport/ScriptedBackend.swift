@@ -104,7 +104,7 @@ public final class ScriptedBackend: @unchecked Sendable {
                     record.note(.runOver, number: 0, at: now)
                 }
                 let number = record.sent(request, exchange: nil, at: now)
-                record.ended(number, .refusedAfterEnd, at: now)
+                record.gaveUp(number, .refusedAfterEnd, at: now)
                 afterTheEnd = true
                 return number
             }
@@ -178,7 +178,7 @@ public final class ScriptedBackend: @unchecked Sendable {
             guard number >= 1, number <= record.requests.count, record.answer(to: number) == nil, givenUp.insert(number).inserted
             else { return }
             unanswered -= 1
-            record.ended(number, .cancelledByApp, at: clock.now.offset)
+            record.gaveUp(number, .cancelledByApp, at: clock.now.offset)
             // The answer it would have got is dropped; the request is away again until URLSession
             // hands the cancel back to its caller (from its own threads, where they are not the
             // scenario's).
@@ -357,7 +357,7 @@ public final class ScriptedBackend: @unchecked Sendable {
             guard !givenUp.contains(number) else { return nil }
             unanswered -= 1
             let waited = clock.now.offset - record.requests[number - 1].at
-            record.ended(number, .timedOut(waited: waited), at: clock.now.offset)
+            record.gaveUp(number, .timedOut(waited: waited), at: clock.now.offset)
             return waited
         }
         guard let waited else { return }
@@ -380,7 +380,7 @@ public final class ScriptedBackend: @unchecked Sendable {
         lock.withLock {
             guard !givenUp.contains(number) else { return false }
             unanswered -= 1
-            record.ended(number, .answered(reply), at: clock.now.offset)
+            record.answered(number, reply, at: clock.now.offset)
             return true
         }
     }

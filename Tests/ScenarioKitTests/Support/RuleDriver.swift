@@ -148,5 +148,8 @@ extension ScenarioResult {
 
 extension ScriptedBackend {
     /// The transcript so far, unmasked, one line per event that has one.
-    var transcriptLines: [String] { runRecord.events.map { Transcript.line($0) }.filter { !$0.isEmpty } }
+    var transcriptLines: [String] {
+        let record = runRecord
+        return record.events.map { Transcript.line($0, in: record) }.filter { !$0.isEmpty }
+    }
 }
