@@ -132,7 +132,7 @@ struct RunCommand: Command {
             guard let schedule = JobSchedule(parsing: text) else {
                 throw .invalidValue(
                     option: "--replay-schedule", value: text, command: Self.name,
-                    reason: "expected SEED:INDEX as a failure printed it, such as 7:42")
+                    reason: "expected SEED:INDEX as a failure printed it, such as 7:42, or the schedule a shrink printed")
             }
             exploration = .replay(schedule)
         } else if let count = try Self.count(arguments, "--schedules") {

@@ -61,10 +61,12 @@ struct Explorer: Sendable {
     private func annotate(
         _ result: inout ScenarioResult, _ schedule: JobSchedule, of count: Int?, failsFirstInFirstOut: Bool, scenario: Scenario
     ) {
-        let which = count.map { "schedule \(schedule.index) of \($0)" } ?? "schedule \(schedule.index)"
+        let which =
+            schedule.explicit != nil
+            ? "the schedule \(schedule)"
+            : (count.map { "schedule \(schedule.index) of \($0)" } ?? "schedule \(schedule.index)") + " (seed \(schedule.seed))"
         let order = failsFirstInFirstOut ? "as under the first-in-first-out order" : "not under the first-in-first-out order"
-        let note =
-            "failed under \(which) (seed \(schedule.seed)), \(order); replay it with \(replayAdvice?(schedule) ?? "--replay-schedule \(schedule)")"
+        let note = "failed under \(which), \(order); replay it with \(replayAdvice?(schedule) ?? "--replay-schedule \(schedule)")"
         if let message = result.errorMessage {
             result.errorMessage = note + ": " + message
         } else {

@@ -111,6 +111,9 @@ public struct ScenarioResult: Sendable, Codable {
     public var jobs = 0
     /// How many schedules the scenario ran under (1 unless exploring).
     public var schedules = 1
+    /// Under a schedule other than first in, first out: the departures from it the run took,
+    /// which replay the run as an explicit schedule.
+    package var scheduleTaken: ExplicitSchedule?
 
     /// Creates a scenario result.
     public init(

@@ -6,9 +6,13 @@ extension ScenarioRun {
     /// The result of a run that ended, pass, fail or error.
     func result(errorMessage: String?, errorLocation: ScenarioLocation?) -> ScenarioResult {
         let status: ScenarioResult.Status = errorMessage != nil ? .error : (steps.allSatisfy(\.passed) ? .passed : .failed)
-        return reported(
+        var result = reported(
             status: status, steps: steps, errorMessage: errorMessage, errorLocation: errorLocation, secrets: invariantSecrets,
             divergence: [divergence, backend.firstDivergence].compactMap { $0 }.min(), jobs: scheduler.jobsRun)
+        if !options.schedule.isFIFO {
+            result.scheduleTaken = ExplicitSchedule(picks: scheduler.scheduleDepartures, late: backend.lateAnswersTaken)
+        }
+        return result
     }
 
     /// The result of a run whose thread the stack keeps for good, made on the stall watch's

@@ -36,10 +36,12 @@ final class ScenarioRun: @unchecked Sendable {
         backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: scheduler.outside)
         let scheduler = self.scheduler
         backend.handAnswers { scheduler.deliver($0) }
-        if !options.schedule.isFIFO {
+        if let explicit = options.schedule.explicit, !explicit.isEmpty {
+            backend.allowLateAnswers(LateAnswers(bound: scenario.lateAnswers, explicit: explicit.late))
+        } else if !options.schedule.isFIFO {
             // The network's draws are the schedule's too, apart from the order of jobs.
             let seed = options.schedule.seed ^ (UInt64(options.schedule.index) &* 0xD1B5_4A32_D192_ED03) ^ 0x6E65_7477_6F72_6B00
-            backend.allowLateAnswers(upTo: scenario.lateAnswers, seed: seed)
+            backend.allowLateAnswers(LateAnswers(bound: scenario.lateAnswers, seed: seed))
         }
     }
 

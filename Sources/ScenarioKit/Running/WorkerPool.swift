@@ -35,6 +35,26 @@ public struct WorkerLaunch: Sendable {
 struct WorkerRequest: Codable {
     var file: String
     var id: String
+    /// The scenario's text, loaded as if read from `file` (so the same invariant files govern
+    /// it): a shrink's candidate. `nil`: the worker reads the file.
+    var text: String?
+    /// The schedule to run it under instead of the worker's settings (as `--replay-schedule` takes it).
+    var schedule: String?
+
+    /// The settings the worker runs this request with.
+    func configuration(_ configuration: SuiteRunner.Configuration) -> SuiteRunner.Configuration {
+        guard let schedule = schedule.flatMap(JobSchedule.init(parsing:)) else { return configuration }
+        var configuration = configuration
+        configuration.repeatCount = 1
+        if schedule.isFIFO || schedule.explicit != nil {
+            // Nothing to measure first: the run takes exactly this order.
+            configuration.exploration = nil
+            configuration.options.schedule = schedule
+        } else {
+            configuration.exploration = .replay(schedule)
+        }
+        return configuration
+    }
 }
 
 #if os(macOS) || os(Linux) || os(Windows)
@@ -59,13 +79,21 @@ struct WorkerRequest: Codable {
 
         /// Runs one scenario file in a worker, which reads it itself.
         func run(_ file: DiscoveredScenario) async -> Answer {
+            await run(WorkerRequest(file: file.path, id: file.id))
+        }
+
+        /// Runs a scenario's text in a worker, loaded as if read from `file`, under `schedule`.
+        func run(text: String, as file: DiscoveredScenario, schedule: JobSchedule) async -> Answer {
+            await run(WorkerRequest(file: file.path, id: file.id, text: text, schedule: schedule.description))
+        }
+
+        private func run(_ request: WorkerRequest) async -> Answer {
             let worker: Worker
             do {
                 worker = try lock.withLock { idle.popLast() } ?? Worker(launch: launch)
             } catch {
                 return .died("could not start a worker process: \(error)")
             }
-            let request = WorkerRequest(file: file.path, id: file.id)
             let stallLimit = launch.stallLimit
             // Reading a pipe blocks: do it off the cooperative pool.
             let answer = await withCheckedContinuation { continuation in
@@ -91,9 +119,14 @@ struct WorkerRequest: Codable {
             while let line = readLine(strippingNewline: true) {
                 guard let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(line.utf8)) else { continue }
                 let file = DiscoveredScenario(path: request.file, id: request.id)
-                let executed = await SuiteRunner.execute(file, loader: loader) {
-                    await SuiteRunner.execute($0, driver: driver, configuration: configuration)
-                }
+                let configuration = request.configuration(configuration)
+                let run = { (scenario: Scenario) in await SuiteRunner.execute(scenario, driver: driver, configuration: configuration) }
+                let executed =
+                    if let text = request.text {
+                        await SuiteRunner.execute(file, loaded: loader.load(data: Data(text.utf8), file: file.path, id: file.id), run: run)
+                    } else {
+                        await SuiteRunner.execute(file, loader: loader, run: run)
+                    }
                 guard var data = try? encoder.encode(WorkerReply(executed)) else { continue }
                 data.append(UInt8(ascii: "\n"))
                 replies.write(data)
