@@ -111,30 +111,16 @@ struct RunCommand: Command {
         }
         verbosity = arguments.has("--quiet") ? .quiet : arguments.has("--verbose") ? .verbose : .normal
 
-        var route = RunOptions.Route.direct
-        if let text = arguments.value("--route") {
-            guard let parsed = RunOptions.Route(rawValue: text) else {
-                let choices = RunOptions.Route.allCases.map(\.rawValue)
-                var reason = "expected one of \(choices.joined(separator: ", "))"
-                if let close = Suggestion.closest(to: text, in: choices) { reason += "; did you mean '\(close)'?" }
-                throw .invalidValue(option: "--route", value: text, command: Self.name, reason: reason)
-            }
-            route = parsed
-        }
+        let route = try RunFlags.route(arguments, command: Self.name)
         runOptions = RunOptions(route: route, revealSecrets: arguments.has("--show-secrets"))
         runOptions.invariantsOnly = arguments.has("--invariants-only")
         allowEmpty = arguments.has("--allow-empty")
 
-        if let text = arguments.value("--replay-schedule") {
+        if arguments.contains("--replay-schedule") {
             for option in ["--schedules", "--seed", "--repeat"] where arguments.contains(option) {
                 throw .conflictingOptions("--replay-schedule", option, command: Self.name)
             }
-            guard let schedule = JobSchedule(parsing: text) else {
-                throw .invalidValue(
-                    option: "--replay-schedule", value: text, command: Self.name,
-                    reason: "expected SEED:INDEX as a failure printed it, such as 7:42, or the schedule a shrink printed")
-            }
-            exploration = .replay(schedule)
+            exploration = try RunFlags.schedule(arguments, command: Self.name).map(Exploration.replay)
         } else if let count = try Self.count(arguments, "--schedules") {
             if arguments.contains("--repeat") { throw .conflictingOptions("--schedules", "--repeat", command: Self.name) }
             var seed: UInt64 = 1
@@ -174,13 +160,8 @@ struct RunCommand: Command {
         return arguments
     }
 
-    /// A whole number of at least 1, if the option was given.
     private static func count(_ arguments: ParsedArguments, _ option: String) throws(CLIError) -> Int? {
-        guard let text = arguments.value(option) else { return nil }
-        guard let value = Int(text), value >= 1 else {
-            throw .invalidValue(option: option, value: text, command: name, reason: "expected a whole number of at least 1")
-        }
-        return value
+        try RunFlags.count(arguments, option, command: name)
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {

@@ -14,10 +14,15 @@ package struct FailurePart: Sendable, Hashable, CustomStringConvertible {
     package var kind: Kind
     /// The id, request, key or action it is about; empty for `escaped` and `stuck`.
     package var name: String
+    /// What a state, alert, timeline or outcome check saw instead (`got "unauthenticated"`,
+    /// `failed with forbidden`): a candidate that fails at the same key with another value
+    /// fails another way. Counts of requests are not kept: they change as steps go.
+    package var observed: String?
 
-    package init(_ kind: Kind, _ name: String = "") {
+    package init(_ kind: Kind, _ name: String = "", observed: String? = nil) {
         self.kind = kind
         self.name = name
+        self.observed = observed
     }
 
     /// How `--same` names it: `invariant:ID`, `unmatched:GET /feed`, `outcome:request`,
@@ -30,8 +35,10 @@ package struct FailurePart: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// How a report says it: `invariant refresh-token-spent-once`, `unmatched request GET /feed`.
-    package var description: String {
+    /// How a report says it: `invariant refresh-token-spent-once`, `state.auth: got "loading"`.
+    package var description: String { observed.map { "\(named): \($0)" } ?? named }
+
+    private var named: String {
         switch kind {
         case .invariant: "invariant \(name)"
         case .unmatched: "unmatched request \(name)"
@@ -80,6 +87,12 @@ package enum FailureFingerprint {
         return parts.filter { seen.insert($0).inserted }
     }
 
+    /// What the result says of `part`, in one line: the message it came from.
+    package static func example(of part: FailurePart, in result: ScenarioResult) -> String? {
+        if result.status == .error, let message = result.errorMessage, errorPart(message) == part { return message }
+        return result.failedChecks.first { parts(of: $0.check, in: $0.step).contains(part) }?.check.summary
+    }
+
     /// The part that says how a run failed when nothing else is asked: the invariants it broke
     /// when any broke; otherwise the failure its report leads with (an unmatched request, an
     /// escape or stuck run, the first failed expectation or outcome); unused exchanges last, as
@@ -106,21 +119,32 @@ package enum FailureFingerprint {
                 line.split(separator: "'", omittingEmptySubsequences: false).dropFirst().first.map { FailurePart(.unused, String($0)) }
             }
         }
+        // Counts change as steps go; the log's first misfit is what it saw.
+        if label == "requests.log" { return [FailurePart(.expectation, label, observed: check.message)] }
         if label.hasPrefix("requests.") { return [FailurePart(.expectation, label)] }
         if label == "state" || label == "alerts" || label == "timeline" {
-            return [FailurePart(.expectation, expectationKey(check, label: label))]
+            // One part per mismatch: `state.auth: expected "x", got "y"; state.screen: ...`.
+            let found = mismatches(check.message).map { path, got in
+                // Alerts and timelines by their name alone: an element's index moves as a run changes.
+                FailurePart(.expectation, label == "state" ? String(path.prefix { $0 != "[" }) : label, observed: "got \(got)")
+            }
+            return found.isEmpty ? [FailurePart(.expectation, label)] : found
         }
-        if label.hasPrefix("outcome of ") { return [FailurePart(.outcome, String(label.dropFirst("outcome of ".count)))] }
-        // `outcome`, `copy 3 of 5`, `copies 1-5 of 5`: a `do` step's; the step's label names the action.
-        return [FailurePart(.outcome, performedAction(step.label) ?? label)]
+        let action = label.hasPrefix("outcome of ") ? String(label.dropFirst("outcome of ".count)) : performedAction(step.label) ?? label
+        // `outcome`, `copy 3 of 5`, `copies 1-5 of 5` are a `do` step's: the step's label names the action.
+        let seen = mismatches(check.message).map { path, got in path.isEmpty ? "got \(got)" : "\(path) got \(got)" }
+        return [FailurePart(.outcome, action, observed: seen.isEmpty ? check.message : seen.joined(separator: "; "))]
     }
 
-    /// `state.tokens.access` from `state.tokens.access: expected ...`; alerts and timelines by
-    /// their name alone, since an element's index moves as a run changes.
-    private static func expectationKey(_ check: AssertionResult, label: String) -> String {
-        guard label == "state", let end = check.message.range(of: ": expected")?.lowerBound else { return label }
-        let path = check.message[..<end]
-        return String(path.prefix { $0 != "[" })
+    /// The places and values of `path: expected X, got Y; ...` (how ``JSONMatch`` says it).
+    private static func mismatches(_ message: String) -> [(path: String, got: String)] {
+        message.components(separatedBy: "; ").compactMap { segment in
+            let segment = segment.hasPrefix("expected ") ? ": " + segment : segment
+            guard let expected = segment.range(of: ": expected "),
+                let got = segment.range(of: ", got ", range: expected.upperBound..<segment.endIndex)
+            else { return nil }
+            return (String(segment[..<expected.lowerBound]), String(segment[got.upperBound...]))
+        }
     }
 
     /// `GET /feed` from `#3 GET /feed?page=2; nearest: ...`.
@@ -179,12 +203,13 @@ package struct SameFailure: Sendable, Hashable, CustomStringConvertible {
             self.init(parts)
         case let key?:
             let wanted = FailurePart(key: key)
-            guard parts.contains(wanted) else {
+            let named = parts.filter { $0.kind == wanted.kind && $0.name == wanted.name }
+            guard !named.isEmpty else {
                 throw Unknown(
                     description: "--same \(key) names no part of the failure; its parts are: "
                         + parts.map(\.key).joined(separator: ", ") + " (or all)")
             }
-            self.init([wanted])
+            self.init(named)
         }
     }
 

@@ -9,7 +9,8 @@ enum JSONPlaceStep: Sendable, Hashable {
 
 extension JSONValue {
     /// The value at `place`; setting `nil` removes a member (an array element is removed by
-    /// ``removing(_:)``, which keeps the other places of an array right).
+    /// ``removing(_:)``, which keeps the other places of an array right), setting a value below
+    /// a missing member makes it an object.
     subscript(place place: JSONPlace) -> JSONValue? {
         get {
             var value: JSONValue? = self
@@ -32,7 +33,9 @@ extension JSONValue {
             case (.key(let key), .object(var object)):
                 if rest.isEmpty {
                     object[key] = newValue
-                } else if var child = object[key] {
+                } else if newValue != nil || object[key] != nil {
+                    // A member set below an object that is not there yet makes it.
+                    var child = object[key] ?? .object(JSONObject())
                     child[place: rest] = newValue
                     object[key] = child
                 }

@@ -63,10 +63,6 @@ struct ScenarioDocument: Sendable, Equatable {
         return units
     }
 
-    func removingSteps(_ indices: some Collection<Int>) -> ScenarioDocument {
-        removing(indices.map { [.key("steps"), .index($0)] })
-    }
-
     // MARK: Exchanges
 
     /// The exchanges' ids, in order.
@@ -172,6 +168,11 @@ struct ScenarioDocument: Sendable, Equatable {
 package struct ShrinkSize: Sendable, Hashable, CustomStringConvertible {
     package var steps: Int
     package var exchanges: Int
+
+    package init(steps: Int, exchanges: Int) {
+        self.steps = steps
+        self.exchanges = exchanges
+    }
 
     /// `135 steps, 15 exchanges`.
     package var description: String {

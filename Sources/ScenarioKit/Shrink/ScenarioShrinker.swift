@@ -54,7 +54,9 @@ package enum ShrinkOutcome: Sendable {
     case written(ShrinkReport)
     /// The input passes: there is no failure to shrink.
     case passes(String)
-    /// It cannot be shrunk: it does not load, its failure does not repeat, the schedule no
+    /// The input does not load: every problem, with its place.
+    case unloadable(LoadFailure)
+    /// It cannot be shrunk: it cannot be read, its failure does not repeat, the schedule no
     /// longer fails, `--same` names no part of the failure, or the result did not hold.
     case refused(String)
 }
@@ -100,7 +102,7 @@ package struct ScenarioShrinker: Sendable {
             return .refused("cannot read \(input.path): \(error)")
         }
         if case .failure(let failure) = loader.load(data: Data(text.utf8), file: input.path, id: input.id) {
-            return .refused(failure.description)
+            return .unloadable(failure)
         }
         guard let document = ScenarioDocument(text: text)?.withExchangeIDs() else {
             return .refused("\(input.path) is not a JSON object")
@@ -114,7 +116,7 @@ package struct ScenarioShrinker: Sendable {
         let settings = self.settings
         let search = ShrinkSearch(
             loader: loader, oracle: oracle, file: input, same: trust.same, schedule: trust.schedule, input: document,
-            inputParts: trust.parts, isOver: { ContinuousClock.now >= deadline || settings.stop($0) },
+            inputResult: trust.result, isOver: { ContinuousClock.now >= deadline || settings.stop($0) },
             progress: { search in
                 settings.progress(ShrinkProgress(runs: search.runs, best: search.best.size, timeLeft: deadline - ContinuousClock.now))
             })
@@ -143,7 +145,8 @@ package struct ScenarioShrinker: Sendable {
     /// The input's failure, once it has failed the same way every time.
     private struct Trust {
         var same: SameFailure
-        var parts: [FailurePart]
+        /// The first run's result.
+        var result: ScenarioResult
         var schedule: JobSchedule
         var runs: Int
     }
@@ -174,7 +177,7 @@ package struct ScenarioShrinker: Sendable {
         }
         guard let trial = trial(schedule) else { return .failure(Stop(outcome: .refused("\(input.path) does not load"))) }
         var same: SameFailure?
-        var first: [FailurePart] = []
+        var first: ScenarioResult?
         for run in 1...max(1, settings.trustRuns) {
             let result = await oracle.run(trial)
             runs += 1
@@ -191,7 +194,7 @@ package struct ScenarioShrinker: Sendable {
                 } catch {
                     return .failure(Stop(outcome: .refused(error.description)))
                 }
-                first = parts
+                first = result
                 continue
             }
             guard kept.holds(for: parts) else {
@@ -203,8 +206,8 @@ package struct ScenarioShrinker: Sendable {
                         )))
             }
         }
-        guard let same else { return .failure(Stop(outcome: .refused("\(input.path) could not be run"))) }
-        return .success(Trust(same: same, parts: first, schedule: schedule, runs: runs))
+        guard let same, let first else { return .failure(Stop(outcome: .refused("\(input.path) could not be run"))) }
+        return .success(Trust(same: same, result: first, schedule: schedule, runs: runs))
     }
 
     // MARK: The result

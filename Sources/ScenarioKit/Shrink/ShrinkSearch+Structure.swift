@@ -6,17 +6,18 @@ extension ShrinkSearch {
     func truncateSteps() async -> Bool {
         let units = best.stepUnits()
         guard units.count > 1 else { return false }
-        let base = best
-        return await lowest(in: 0...units.count) { count in base.removingSteps(units.dropFirst(count).joined()) }
+        let (base, uses) = (best, bestUses)
+        return await lowest(in: 0...units.count) { count in base.removingSteps(units.dropFirst(count).joined(), uses: uses) }
     }
 
-    /// Delta debugging over the steps; a `start` goes with the `await` of its handle.
+    /// Delta debugging over the steps; a `start` goes with the `await` of its handle, and each
+    /// step with the uses it made of the exchanges (``ScenarioDocument/removingSteps(_:uses:)``).
     func removeSteps() async -> Bool {
         let units = best.stepUnits()
-        let base = best
+        let (base, uses) = (best, bestUses)
         return await minimize(Array(units.indices)) { kept in
             let keep = Set(kept)
-            return base.removingSteps(units.indices.filter { !keep.contains($0) }.flatMap { units[$0] })
+            return base.removingSteps(units.indices.filter { !keep.contains($0) }.flatMap { units[$0] }, uses: uses)
         }
     }
 

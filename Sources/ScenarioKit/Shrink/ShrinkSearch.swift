@@ -15,6 +15,8 @@ final class ShrinkSearch {
     private(set) var best: ScenarioDocument
     /// The parts of the failure of ``best``'s last run.
     private(set) var bestParts: [FailurePart]
+    /// Which exchanges each step of ``best`` used in that run, when its result tells.
+    private(set) var bestUses: ExchangeUse.PerStep?
     /// Every document that was ``best``, the input first.
     private(set) var accepted: [ScenarioDocument]
     /// Runs so far, and candidates the loader refused (never run).
@@ -25,12 +27,13 @@ final class ShrinkSearch {
     /// Whether each candidate tried (by text and schedule) failed the same way, and how.
     private var verdicts: [String: Bool] = [:]
     private var partsByKey: [String: [FailurePart]] = [:]
+    private var usesByKey: [String: ExchangeUse.PerStep] = [:]
     private let isOver: (Int) -> Bool
     private let progress: (ShrinkSearch) -> Void
 
     init(
         loader: ScenarioLoader, oracle: any ShrinkOracle, file: DiscoveredScenario, same: SameFailure, schedule: JobSchedule,
-        input: ScenarioDocument, inputParts: [FailurePart], isOver: @escaping (Int) -> Bool, progress: @escaping (ShrinkSearch) -> Void
+        input: ScenarioDocument, inputResult: ScenarioResult, isOver: @escaping (Int) -> Bool, progress: @escaping (ShrinkSearch) -> Void
     ) {
         self.loader = loader
         self.oracle = oracle
@@ -38,12 +41,12 @@ final class ShrinkSearch {
         self.same = same
         self.schedule = schedule
         best = input
-        bestParts = inputParts
+        bestParts = FailureFingerprint.parts(of: inputResult)
+        bestUses = ExchangeUse.perStep(of: inputResult)
         accepted = [input]
         self.isOver = isOver
         self.progress = progress
         verdicts[Self.key(input.text, schedule)] = true
-        partsByKey[Self.key(input.text, schedule)] = inputParts
     }
 
     /// Whether the time is up or the user asked to stop: every pass ends at once.
@@ -54,6 +57,7 @@ final class ShrinkSearch {
         guard candidate != best else { return }
         best = candidate
         bestParts = partsByKey[Self.key(candidate.text, schedule)] ?? bestParts
+        bestUses = usesByKey[Self.key(candidate.text, schedule)]
         accepted.append(candidate)
         progress(self)
     }
@@ -64,6 +68,7 @@ final class ShrinkSearch {
         guard schedule != self.schedule else { return }
         self.schedule = schedule
         bestParts = partsByKey[Self.key(best.text, schedule)] ?? bestParts
+        bestUses = usesByKey[Self.key(best.text, schedule)] ?? bestUses
         progress(self)
     }
 
@@ -139,6 +144,7 @@ final class ShrinkSearch {
             verdicts[entry.key] = holds
             if holds {
                 partsByKey[entry.key] = parts
+                usesByKey[entry.key] = ExchangeUse.perStep(of: result)
                 hit = hit ?? entry.index
             } else if result.status != .passed {
                 noteOtherFailure(parts, result)
@@ -149,12 +155,13 @@ final class ShrinkSearch {
     }
 
     private func noteOtherFailure(_ parts: [FailurePart], _ result: ScenarioResult) {
-        let primary = FailureFingerprint.primary(of: parts).map(\.description).joined(separator: ", ")
-        if let index = otherFailures.firstIndex(where: { $0.part == primary }) {
+        let primary = FailureFingerprint.primary(of: parts)
+        let named = primary.map(\.description).joined(separator: ", ")
+        if let index = otherFailures.firstIndex(where: { $0.part == named }) {
             otherFailures[index].count += 1
         } else {
-            let example = result.errorMessage ?? result.failures.first?.summary ?? ""
-            otherFailures.append((primary, 1, String(example.prefix(300))))
+            let example = primary.first.flatMap { FailureFingerprint.example(of: $0, in: result) } ?? result.errorMessage ?? ""
+            otherFailures.append((named, 1, String(example.prefix(300))))
         }
     }
 
