@@ -1,19 +1,34 @@
-/// A schedule written out as its departures from first in, first out: at which picks of the
-/// scheduler another job ran than the one queued first, and which answers came late and by how
-/// much. What a seeded schedule did, recorded, replays as one of these; shrinking a schedule
-/// removes departures until none can go.
+/// A schedule written out as its departures from first in, first out: at which of the
+/// scheduler's choices another job ran than the one queued first, and which answers came late
+/// and by how much. What a seeded schedule did, recorded, replays as one of these; shrinking a
+/// schedule removes departures until none can go.
 ///
-/// Its text is `pick12=1,pick40=0,late3=250ms` (`fifo` when there is none): at the scheduler's
-/// 12th pick the job at position 1 of those that could run ran, and the 3rd answer drawn while
-/// others were in flight came 250 ms late.
+/// Choices and draws are counted within the step they fall in (step 0 is the stack's start,
+/// the step after the last one the end of the run), so that a departure keeps its place when
+/// steps before it are taken out. Its text is `step3.pick12=1,step5.late1=250ms` (`fifo` when
+/// there is none): at the 12th choice of step 3 the job at position 1 of those that could run
+/// ran, and the first answer drawn in step 5 while others were in flight came 250 ms late.
 package struct ExplicitSchedule: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// Pick number (1-based, counted as the scheduler picks) to the position chosen there.
-    package var picks: [Int: Int]
-    /// Draw number (1-based, counted over answers due while others are in flight) to how late it came.
-    package var late: [Int: Duration]
+    /// A choice or a draw: the step it falls in, and which of that step's it is (1-based).
+    package struct Place: Sendable, Hashable, Codable, Comparable {
+        package var step: Int
+        package var number: Int
+
+        package init(step: Int, number: Int) {
+            self.step = step
+            self.number = number
+        }
+
+        package static func < (lhs: Place, rhs: Place) -> Bool { (lhs.step, lhs.number) < (rhs.step, rhs.number) }
+    }
+
+    /// Where the scheduler chose other than first in, first out, and the position it chose.
+    package var picks: [Place: Int]
+    /// Which answers came late, and how late.
+    package var late: [Place: Duration]
 
     /// A schedule of these departures.
-    package init(picks: [Int: Int] = [:], late: [Int: Duration] = [:]) {
+    package init(picks: [Place: Int] = [:], late: [Place: Duration] = [:]) {
         self.picks = picks
         self.late = late
     }
@@ -21,19 +36,17 @@ package struct ExplicitSchedule: Sendable, Hashable, Codable, CustomStringConver
     /// Whether it departs from first in, first out at all.
     package var isEmpty: Bool { picks.isEmpty && late.isEmpty }
 
-    /// How many departures it makes.
-    package var count: Int { picks.count + late.count }
-
     /// One departure, so a list of them can be cut down.
     package enum Departure: Sendable, Hashable {
-        case pick(Int, position: Int)
-        case late(Int, by: Duration)
+        case pick(Place, position: Int)
+        case late(Place, by: Duration)
     }
 
-    /// Its departures, picks first, each in order.
+    /// Its departures, in the order of their places.
     package var departures: [Departure] {
-        picks.sorted { $0.key < $1.key }.map { .pick($0.key, position: $0.value) }
-            + late.sorted { $0.key < $1.key }.map { .late($0.key, by: $0.value) }
+        // By step, a step's choices before its late answers, each kind in order.
+        picks.map { Departure.pick($0.key, position: $0.value) }.sorted { $0.place < $1.place }
+            + late.map { .late($0.key, by: $0.value) }.sorted { $0.place < $1.place }
     }
 
     /// The schedule of just these departures.
@@ -41,19 +54,30 @@ package struct ExplicitSchedule: Sendable, Hashable, Codable, CustomStringConver
         self.init()
         for departure in departures {
             switch departure {
-            case .pick(let pick, let position): picks[pick] = position
-            case .late(let draw, let delay): late[draw] = delay
+            case .pick(let place, let position): picks[place] = position
+            case .late(let place, let delay): late[place] = delay
             }
         }
     }
 
-    /// `pick12=1,late3=250ms`, or `fifo`.
+    /// The same departures where steps moved: `step(n)` is where step `n` went, `nil` when it is gone.
+    package func moved(_ step: (Int) -> Int?) -> ExplicitSchedule {
+        ExplicitSchedule(
+            departures.compactMap { departure in
+                switch departure {
+                case .pick(let place, let position): step(place.step).map { .pick(Place(step: $0, number: place.number), position: position) }
+                case .late(let place, let delay): step(place.step).map { .late(Place(step: $0, number: place.number), by: delay) }
+                }
+            })
+    }
+
+    /// `step3.pick12=1,step5.late1=250ms`, or `fifo`.
     package var description: String {
         guard !isEmpty else { return "fifo" }
         return departures.map { departure in
             switch departure {
-            case .pick(let pick, let position): "pick\(pick)=\(position)"
-            case .late(let draw, let delay): "late\(draw)=\(DurationParser.format(delay))"
+            case .pick(let place, let position): "step\(place.step).pick\(place.number)=\(position)"
+            case .late(let place, let delay): "step\(place.step).late\(place.number)=\(DurationParser.format(delay))"
             }
         }.joined(separator: ",")
     }
@@ -64,15 +88,17 @@ package struct ExplicitSchedule: Sendable, Hashable, Codable, CustomStringConver
         guard text != "fifo" else { return }
         for token in text.split(separator: ",", omittingEmptySubsequences: false) {
             let sides = token.split(separator: "=", omittingEmptySubsequences: false)
-            guard sides.count == 2 else { return nil }
-            if sides[0].hasPrefix("pick"), let pick = Int(sides[0].dropFirst(4)), pick >= 1, let position = Int(sides[1]),
-                position >= 0, picks[pick] == nil
+            let parts = sides.first?.split(separator: ".", omittingEmptySubsequences: false) ?? []
+            guard sides.count == 2, parts.count == 2, parts[0].hasPrefix("step"), let step = Int(parts[0].dropFirst(4)), step >= 0
+            else { return nil }
+            if parts[1].hasPrefix("pick"), let number = Int(parts[1].dropFirst(4)), number >= 1, let position = Int(sides[1]),
+                position >= 0
             {
-                picks[pick] = position
-            } else if sides[0].hasPrefix("late"), let draw = Int(sides[0].dropFirst(4)), draw >= 1, late[draw] == nil,
+                guard picks.updateValue(position, forKey: Place(step: step, number: number)) == nil else { return nil }
+            } else if parts[1].hasPrefix("late"), let number = Int(parts[1].dropFirst(4)), number >= 1,
                 let delay = try? DurationParser.parse(String(sides[1])), delay > .zero
             {
-                late[draw] = delay
+                guard late.updateValue(delay, forKey: Place(step: step, number: number)) == nil else { return nil }
             } else {
                 return nil
             }
@@ -84,13 +110,38 @@ package struct ExplicitSchedule: Sendable, Hashable, Codable, CustomStringConver
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        picks = try container.decode([Int: Int].self, forKey: .picks)
-        late = try container.decode([Int: Int64].self, forKey: .late).mapValues { .nanoseconds($0) }
+        picks = try container.decode([Place: Int].self, forKey: .picks)
+        late = try container.decode([Place: Int64].self, forKey: .late).mapValues { .nanoseconds($0) }
     }
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(picks, forKey: .picks)
         try container.encode(late.mapValues(\.nanoseconds), forKey: .late)
+    }
+}
+
+extension ExplicitSchedule.Departure {
+    var place: ExplicitSchedule.Place {
+        switch self {
+        case .pick(let place, _), .late(let place, _): place
+        }
+    }
+}
+
+/// Counts choices or draws within the step they fall in, for an ``ExplicitSchedule``.
+struct StepCounter {
+    private(set) var step = 0
+    private var number = 0
+
+    mutating func enter(_ step: Int) {
+        self.step = step
+        number = 0
+    }
+
+    /// The place of the next choice or draw.
+    mutating func next() -> ExplicitSchedule.Place {
+        number += 1
+        return ExplicitSchedule.Place(step: step, number: number)
     }
 }

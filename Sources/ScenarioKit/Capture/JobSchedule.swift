@@ -53,9 +53,11 @@ public struct JobSchedule: Sendable, Hashable, CustomStringConvertible {
 
 /// The choices of one schedule while a scenario runs: which queued job runs next.
 struct JobOrder {
-    /// The positions it picked other than first in, first out's, by pick: what replays this
+    /// The positions it picked other than first in, first out's, by place: what replays this
     /// order as an explicit schedule.
-    private(set) var departures: [Int: Int] = [:]
+    private(set) var departures: [ExplicitSchedule.Place: Int] = [:]
+    /// Where the current pick falls: its step, and which of the step's picks it is.
+    private var places = StepCounter()
     private var random: SplitMix64
     private let schedule: JobSchedule
     /// Task ordinal (first appearance) to priority; higher runs first.
@@ -74,19 +76,23 @@ struct JobOrder {
     /// Whether jobs simply run in the order they came.
     var isFIFO: Bool { schedule.isFIFO }
 
+    /// The run begins step `step` (0 before the first, the count of steps plus one after the last).
+    mutating func enterStep(_ step: Int) { places.enter(step) }
+
     /// Picks the position of the next job among `ordinals` (the queued jobs' tasks, in queue
     /// order), where first in, first out would pick `fifo`.
     mutating func pick(_ ordinals: [Int], fifo: Int = 0) -> Int {
         if schedule.isFIFO { return fifo }
         step += 1
+        let place = places.next()
         let chosen: Int
         if let explicit = schedule.explicit {
             // A position past those that can run now (the scenario changed since) is no departure.
-            chosen = explicit.picks[step].flatMap { ordinals.indices.contains($0) ? $0 : nil } ?? fifo
+            chosen = explicit.picks[place].flatMap { ordinals.indices.contains($0) ? $0 : nil } ?? fifo
         } else {
             chosen = drawn(ordinals)
         }
-        if chosen != fifo { departures[step] = chosen }
+        if chosen != fifo { departures[place] = chosen }
         return chosen
     }
 

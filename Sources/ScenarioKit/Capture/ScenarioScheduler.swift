@@ -68,8 +68,11 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Jobs and blocks run so far, read from any thread.
     var workRun: Int { condition.withLock { jobsRun } }
 
-    /// Where the schedule departed from first in, first out so far (pick number to position).
-    var scheduleDepartures: [Int: Int] { condition.withLock { order.departures } }
+    /// Where the schedule departed from first in, first out so far, and the position it picked.
+    var scheduleDepartures: [ExplicitSchedule.Place: Int] { condition.withLock { order.departures } }
+
+    /// The run begins step `step`: the schedule's choices are counted within it.
+    func enterStep(_ step: Int) { condition.withLock { order.enterStep(step) } }
 
     /// Whether the runner is running a main-actor job right now (for isolation checks).
     var isRunningMainJob: Bool { condition.withLock { runningMain } }

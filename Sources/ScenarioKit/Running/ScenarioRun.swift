@@ -111,6 +111,7 @@ final class ScenarioRun: @unchecked Sendable {
             for (offset, step) in scenario.steps.enumerated() {
                 try perform(step, index: offset + 1)
             }
+            enterStep(scenario.steps.count + 1)
             limitWaits(from: clock.now)
             try settle()
             if !options.invariantsOnly { try finalChecks() }
@@ -131,6 +132,7 @@ final class ScenarioRun: @unchecked Sendable {
     // MARK: - Steps
 
     private func perform(_ step: Step, index: Int) throws {
+        enterStep(index)
         wakes = 0
         currentStep = step
         // An `advance` step's own move of time is its, before the limits count.
@@ -181,6 +183,12 @@ final class ScenarioRun: @unchecked Sendable {
             StepResult(
                 index: index, label: step.label, location: step.location, assertions: assertions, startedAt: mark.time,
                 firstLine: mark.line))
+    }
+
+    /// Where an explicit schedule's choices and late answers are counted from.
+    private func enterStep(_ index: Int) {
+        scheduler.enterStep(index)
+        backend.enterStep(index)
     }
 
     /// An action started on the simulation executor; its result lands in `outcome` when it finishes.

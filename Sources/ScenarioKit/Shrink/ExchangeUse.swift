@@ -62,17 +62,20 @@ extension ScenarioDocument {
     /// to it; one used by other steps too serves that many fewer.
     func removingSteps(_ indices: some Collection<Int>, uses: ExchangeUse.PerStep?) -> ScenarioDocument {
         // Steps first: what normalizing takes out after (an emptied `check`) must not move them.
-        var out = ScenarioDocument(root.removing(indices.map { [.key("steps"), .index($0)] }))
+        let gone = Set(indices)
+        var out = ScenarioDocument(
+            root.removing(gone.map { [.key("steps"), .index($0)] }),
+            stepOrigins: stepOrigins.enumerated().filter { !gone.contains($0.offset) }.map(\.element))
         guard let uses else { return out.normalized() }
         var fewer: [String: Int] = [:]
-        for index in indices { for (exchange, count) in uses[index] ?? [:] { fewer[exchange, default: 0] += count } }
-        var gone: Set<String> = []
+        for index in gone { for (exchange, count) in uses[index] ?? [:] { fewer[exchange, default: 0] += count } }
+        var unused: Set<String> = []
         for (position, id) in exchangeIDs.enumerated() {
             guard let count = fewer[id], count > 0, exchanges[position]["optional"]?.boolValue != true else { continue }
             // `unlimited` stays as it is.
             guard let times = exchanges[position]["times"].map({ $0.intValue }) ?? 1 else { continue }
-            if times <= count { gone.insert(id) } else { out = out.withUses(times - count, exchange: position) }
+            if times <= count { unused.insert(id) } else { out = out.withUses(times - count, exchange: position) }
         }
-        return out.removingExchanges(gone)
+        return out.removingExchanges(unused)
     }
 }

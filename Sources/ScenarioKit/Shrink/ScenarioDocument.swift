@@ -5,15 +5,24 @@ import Foundation
 /// refuses as few candidates as possible. The loader still checks each one before it runs.
 struct ScenarioDocument: Sendable, Equatable {
     private(set) var root: JSONValue
+    /// Where each step stood in the input (1-based), so that what a run of the input did in a
+    /// step (an explicit schedule's choices) can be found in the step it became.
+    private(set) var stepOrigins: [Int]
 
-    init(_ root: JSONValue) { self.root = root }
+    init(_ root: JSONValue, stepOrigins: [Int]? = nil) {
+        self.root = root
+        self.stepOrigins = stepOrigins ?? Array((root["steps"]?.arrayValue ?? []).indices.map { $0 + 1 })
+    }
 
     /// The document in `text`, or `nil` when it is not a JSON object.
     init?(text: String) {
         guard let value = try? JSONTextParser(data: Data(text.utf8), file: "").parseDocument().value, value.objectValue != nil
         else { return nil }
-        root = value
+        self.init(value)
     }
+
+    /// Documents are the same when their JSON is.
+    static func == (lhs: ScenarioDocument, rhs: ScenarioDocument) -> Bool { lhs.root == rhs.root }
 
     var steps: [JSONValue] { root["steps"]?.arrayValue ?? [] }
     var exchanges: [JSONValue] { root["exchanges"]?.arrayValue ?? [] }
@@ -78,7 +87,12 @@ struct ScenarioDocument: Sendable, Equatable {
 
     /// Without the values at `places`, then ``normalized()``.
     func removing(_ places: [JSONPlace]) -> ScenarioDocument {
-        ScenarioDocument(root.removing(places)).normalized()
+        let steps = Set(places.compactMap { place -> Int? in
+            guard place.count == 2, place[0] == .key("steps"), case .index(let index) = place[1] else { return nil }
+            return index
+        })
+        let origins = stepOrigins.enumerated().filter { !steps.contains($0.offset) }.map(\.element)
+        return ScenarioDocument(root.removing(places), stepOrigins: origins).normalized()
     }
 
     /// With `value` at `place` (`nil` removes it), then ``normalized()``.
@@ -131,16 +145,17 @@ struct ScenarioDocument: Sendable, Equatable {
     private mutating func tidySteps() {
         guard root["steps"] != nil else { return }
         let ids = exchangeIDs
-        let kept: [JSONValue] = steps.compactMap { step in
-            guard var object = step.objectValue else { return step }
+        let kept: [(step: JSONValue, origin: Int)] = zip(steps, stepOrigins).compactMap { step, origin in
+            guard var object = step.objectValue else { return (step, origin) }
             if let check = object["check"] {
                 guard let tidied = Self.tidied(expectations: check, ids: ids) else { return nil }
                 object["check"] = tidied
             }
             if object["group"]?.arrayValue?.isEmpty == true { return nil }
-            return .object(object)
+            return (.object(object), origin)
         }
-        self[place: [.key("steps")]] = .array(kept)
+        self[place: [.key("steps")]] = .array(kept.map(\.step))
+        stepOrigins = kept.map(\.origin)
     }
 
     /// An `expect` or `check` without counts and log entries of exchanges that are gone and

@@ -217,15 +217,15 @@ package struct ScenarioShrinker: Sendable {
     private func write(_ search: ShrinkSearch, input: DiscoveredScenario, output: String, runsBefore: Int, started: ContinuousClock.Instant)
         async -> ShrinkOutcome
     {
-        let schedule = search.schedule.isFIFO ? nil : search.schedule
-        let file = ShrunkFile(input: input, output: output, same: search.same, schedule: schedule)
         let target = DiscoveredScenario(path: output, id: ShrunkFile.id(of: output))
         let from = search.accepted[0].size
         var verifications = 0
         for candidate in search.accepted.reversed() {
-            let finished = file.finished(candidate, from: from)
+            let placed = search.placed(search.schedule, on: candidate)
+            let schedule = placed.isFIFO ? nil : placed
+            let finished = ShrunkFile(input: input, output: output, same: search.same, schedule: schedule).finished(candidate, from: from)
             guard var trial = search.trial(finished.text, at: target) else { continue }
-            trial.schedule = search.schedule
+            trial.schedule = placed
             var holds = true
             for _ in 0..<max(1, settings.trustRuns) where holds {
                 verifications += 1

@@ -9,7 +9,8 @@ final class ShrinkSearch {
     /// Where candidates are taken to be: the input's place, so the same invariant files govern them.
     let file: DiscoveredScenario
     let same: SameFailure
-    /// The schedule every candidate runs under.
+    /// The schedule every candidate runs under, its choices counted in the input's steps
+    /// (``placed(_:on:)`` finds them in a candidate's).
     private(set) var schedule: JobSchedule
     /// The smallest document so far that fails the same way.
     private(set) var best: ScenarioDocument
@@ -104,13 +105,26 @@ final class ShrinkSearch {
                 refused += 1
                 continue
             }
-            trial.schedule = candidate.schedule
+            trial.schedule = placed(candidate.schedule, on: candidate.document)
             batch.append((index, key, trial))
             guard batch.count >= oracle.width else { continue }
             if let hit = await run(batch) { return hit }
             batch = []
         }
         return await run(batch)
+    }
+
+    /// `schedule`, whose choices are counted in the input's steps, where `document`'s steps
+    /// stand now: a choice in a step that is gone goes with it.
+    func placed(_ schedule: JobSchedule, on document: ScenarioDocument) -> JobSchedule {
+        guard let explicit = schedule.explicit else { return schedule }
+        let end = accepted[0].steps.count + 1
+        return JobSchedule(
+            explicit.moved { step in
+                if step == 0 { return 0 }
+                if step >= end { return document.steps.count + 1 }
+                return document.stepOrigins.firstIndex(of: step).map { $0 + 1 }
+            })
     }
 
     /// What a verdict is kept under: the text and the schedule it ran under.

@@ -4,10 +4,11 @@ struct LateAnswers {
     let bound: Duration
     private var random: SplitMix64
     /// An explicit schedule's delays by draw (`nil`: drawn from the seed).
-    private let explicit: [Int: Duration]?
-    private var draws = 0
+    private let explicit: [ExplicitSchedule.Place: Duration]?
+    /// Where the current draw falls: its step, and which of the step's draws it is.
+    private var places = StepCounter()
     /// The draws that came late so far, and by how much: what replays them as an explicit schedule.
-    private(set) var taken: [Int: Duration] = [:]
+    private(set) var taken: [ExplicitSchedule.Place: Duration] = [:]
 
     init(bound: Duration, seed: UInt64) {
         self.bound = bound
@@ -16,17 +17,20 @@ struct LateAnswers {
     }
 
     /// Exactly these delays, each at most `bound` (a scenario's `lateAnswers` still holds).
-    init(bound: Duration, explicit: [Int: Duration]) {
+    init(bound: Duration, explicit: [ExplicitSchedule.Place: Duration]) {
         self.bound = bound
         random = SplitMix64(seed: 0)
         self.explicit = explicit
     }
 
+    /// The run begins step `step`.
+    mutating func enterStep(_ step: Int) { places.enter(step) }
+
     /// Half the time on time, else up to the bound, in whole milliseconds.
     mutating func draw() -> Duration {
-        draws += 1
-        let delay = explicit.map { min($0[draws] ?? .zero, bound) } ?? seeded()
-        if delay > .zero { taken[draws] = delay }
+        let place = places.next()
+        let delay = explicit.map { min($0[place] ?? .zero, bound) } ?? seeded()
+        if delay > .zero { taken[place] = delay }
         return delay
     }
 

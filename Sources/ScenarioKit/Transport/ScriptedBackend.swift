@@ -84,7 +84,10 @@ public final class ScriptedBackend: @unchecked Sendable {
     }
 
     /// The answers that came late so far, by draw, and how late.
-    var lateAnswersTaken: [Int: Duration] { lock.withLock { lateness?.taken ?? [:] } }
+    var lateAnswersTaken: [ExplicitSchedule.Place: Duration] { lock.withLock { lateness?.taken ?? [:] } }
+
+    /// The run begins step `step`: late answers are counted within it.
+    func enterStep(_ step: Int) { lock.withLock { lateness?.enterStep(step) } }
 
     /// Takes a request and answers it through `respond`, now or later. `tag` names the request
     /// on the URLSession route; `isWanted`, asked when the answer is due, says whether the client
