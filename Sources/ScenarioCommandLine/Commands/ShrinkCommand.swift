@@ -72,17 +72,7 @@ struct ShrinkCommand: Command {
         } catch {
             throw .badPath(String(describing: error))
         }
-        var settings = self.settings
-        settings.stop = { _ in ShrinkInterrupt.requested }
-        let line = ProgressLine(console: context.console, enabled: context.stdoutIsTerminal)
-        settings.progress = line.show
-        let workers = context.executablePath.map {
-            WorkerLaunch(executable: URL(fileURLWithPath: $0), arguments: [RunCommand.workerName, "--route", route.rawValue])
-        }
-        let shrinker = ScenarioShrinker(driver: context.driver, options: RunOptions(route: route), jobs: jobs, workers: workers, settings: settings)
-        ShrinkInterrupt.install()
-        let outcome = await shrinker.shrink(file, to: output)
-        line.clear()
+        let outcome = await Self.shrink(file, to: output, settings: settings, route: route, jobs: jobs, in: context)
         switch outcome {
         case .written(let report):
             context.console.out(Self.describe(report))
@@ -96,6 +86,25 @@ struct ShrinkCommand: Command {
         case .refused(let message):
             throw .cannotShrink(message)
         }
+    }
+
+    /// Shrinks `file` into `output` with the context's driver: candidates in worker processes
+    /// when `jobs` is more than 1, a progress line on a terminal, and Ctrl-C ending the search.
+    static func shrink(
+        _ file: DiscoveredScenario, to output: String, settings: ShrinkSettings, route: RunOptions.Route, jobs: Int, in context: CLIContext
+    ) async -> ShrinkOutcome {
+        var settings = settings
+        settings.stop = { _ in ShrinkInterrupt.requested }
+        let line = ProgressLine(console: context.console, enabled: context.stdoutIsTerminal)
+        settings.progress = line.show
+        let workers = context.executablePath.map {
+            WorkerLaunch(executable: URL(fileURLWithPath: $0), arguments: [RunCommand.workerName, "--route", route.rawValue])
+        }
+        let shrinker = ScenarioShrinker(driver: context.driver, options: RunOptions(route: route), jobs: jobs, workers: workers, settings: settings)
+        ShrinkInterrupt.install()
+        let outcome = await shrinker.shrink(file, to: output)
+        line.clear()
+        return outcome
     }
 
     /// What the shrink did, as printed.

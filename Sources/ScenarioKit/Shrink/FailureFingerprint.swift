@@ -194,20 +194,26 @@ package struct SameFailure: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What to keep of a failure with these parts: `choice` is `nil` (the primary part), `all`,
-    /// or one part's key.
+    /// `invariants` (every invariant it broke, and there must be one), or one part's key.
     package init(choosing choice: String?, of parts: [FailurePart]) throws(Unknown) {
         switch choice {
         case nil:
             self.init(FailureFingerprint.primary(of: parts))
         case "all"?:
             self.init(parts)
+        case "invariants"?:
+            let broken = parts.filter { $0.kind == .invariant }
+            guard !broken.isEmpty else {
+                throw Unknown(description: "it breaks no invariant; it fails by " + parts.map(\.description).joined(separator: ", "))
+            }
+            self.init(broken)
         case let key?:
             let wanted = FailurePart(key: key)
             let named = parts.filter { $0.kind == wanted.kind && $0.name == wanted.name }
             guard !named.isEmpty else {
                 throw Unknown(
                     description: "--same \(key) names no part of the failure; its parts are: "
-                        + parts.map(\.key).joined(separator: ", ") + " (or all)")
+                        + parts.map(\.key).joined(separator: ", ") + " (or all, or invariants)")
             }
             self.init(named)
         }
