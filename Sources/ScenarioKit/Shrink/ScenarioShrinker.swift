@@ -81,7 +81,14 @@ package struct ScenarioShrinker: Sendable {
     package init(driver: any ScenarioDriver, options: RunOptions, jobs: Int = 1, workers: WorkerLaunch? = nil, settings: ShrinkSettings) {
         var oracle: any ShrinkOracle = InProcessOracle(driver: driver, options: options)
         #if os(macOS) || os(Linux) || os(Windows)
-            if jobs > 1, let workers { oracle = WorkerOracle(launch: workers, width: jobs) }
+            if let workers, jobs > 1 {
+                oracle = WorkerOracle(launch: workers, width: jobs)
+            } else if let workers {
+                // As `run --jobs 1`: a candidate that blocks this process's scenario thread for
+                // good is ended, and the candidates after it run in a worker.
+                if Capture.ownsWholeProcess { StallWatch.endCommandRunsThatStall(after: workers.stallLimit) }
+                oracle = InProcessOracle(driver: driver, options: options, fallback: WorkerOracle(launch: workers, width: 1))
+            }
         #endif
         self.init(loader: ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys), oracle: oracle, settings: settings)
     }

@@ -20,19 +20,23 @@ package protocol ShrinkOracle: Sendable {
 }
 
 /// Runs each candidate in this process, one at a time (what the capture installs is
-/// process-wide), with the options a run would have.
+/// process-wide), with the options a run would have; once a candidate kept this process's
+/// scenario thread for good (it blocked it for real), the ones after it run in `fallback`.
 package struct InProcessOracle: ShrinkOracle {
     let driver: any ScenarioDriver
     let options: RunOptions
+    let fallback: (any ShrinkOracle)?
 
-    package init(driver: any ScenarioDriver, options: RunOptions) {
+    package init(driver: any ScenarioDriver, options: RunOptions, fallback: (any ShrinkOracle)? = nil) {
         self.driver = driver
         self.options = options
+        self.fallback = fallback
     }
 
     package var width: Int { 1 }
 
     package func run(_ trial: ShrinkTrial) async -> ScenarioResult {
+        if Capture.turn.isLost, let fallback { return await fallback.run(trial) }
         var options = self.options
         if trial.schedule.explicit == nil, !trial.schedule.isFIFO {
             // A seeded schedule spans the first-in-first-out run's jobs: the explorer measures it.
