@@ -17,8 +17,9 @@ enum ShrinkFigures {
 
     static func print(quick: Bool) async {
         let driver = FieldSessionDriver()
-        guard case .success(let scenario) = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(
-            contentsOf: session.path, id: session.id)
+        guard
+            case .success(let scenario) = ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(
+                contentsOf: session.path, id: session.id)
         else {
             Swift.print("(no \(session.path) that loads: run the bench from the package root)")
             return

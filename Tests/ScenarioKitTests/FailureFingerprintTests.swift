@@ -25,7 +25,10 @@ import Testing
         let parts = FailureFingerprint.parts(
             of: Self.result([
                 ("do request", Self.failed("outcome", "code: expected \"ok\", got \"forbidden\"")),
-                ("expect", Self.failed("unmatched requests", "1 request(s) matched no exchange", actual: "#4 GET /feed?page=2; nearest: x")),
+                (
+                    "expect",
+                    Self.failed("unmatched requests", "1 request(s) matched no exchange", actual: "#4 GET /feed?page=2; nearest: x")
+                ),
                 ("invariants", Self.failed("invariant one-refresh-at-a-time", "2 requests were away at once")),
                 ("invariants", Self.failed("invariant refresh-token-spent-once", "…")),
             ]))
@@ -33,7 +36,10 @@ import Testing
             parts.map(\.key) == [
                 "unmatched:GET /feed", "outcome:request", "invariant:one-refresh-at-a-time", "invariant:refresh-token-spent-once",
             ])
-        #expect(FailureFingerprint.primary(of: parts).map(\.description) == ["invariant one-refresh-at-a-time", "invariant refresh-token-spent-once"])
+        #expect(
+            FailureFingerprint.primary(of: parts).map(\.description) == [
+                "invariant one-refresh-at-a-time", "invariant refresh-token-spent-once",
+            ])
     }
 
     @Test func withoutInvariantsTheCauseLeadsThenAnErrorThenTheFirstSymptom() {
@@ -47,7 +53,11 @@ import Testing
         let stuck = FailureFingerprint.parts(of: Self.result([], error: "stuck: 'get' can never finish; nothing is scheduled on the clock"))
         #expect(stuck.map(\.key) == ["stuck"])
         let escaped = FailureFingerprint.parts(
-            of: Self.result([], error: "failed under schedule 3 (seed 7), not under the first-in-first-out order; replay it with --replay-schedule 7:3: escaped: a block for q was enqueued"))
+            of: Self.result(
+                [],
+                error:
+                    "failed under schedule 3 (seed 7), not under the first-in-first-out order; replay it with --replay-schedule 7:3: escaped: a block for q was enqueued"
+            ))
         #expect(escaped.map(\.key) == ["escaped"])
         // Counts in a message change as a scenario shrinks: they are left out of its name.
         let busy = FailureFingerprint.parts(of: Self.result([], error: "the app never became idle (1000000 jobs without a pause): a loop?"))
@@ -71,9 +81,11 @@ import Testing
     /// The same key failing with another value is another failure: a shrink that ends with the
     /// app in another state than the bug left it in has lost the bug.
     @Test func theSameKeyWithAnotherValueIsAnotherFailure() throws {
-        let original = FailureFingerprint.parts(of: Self.result([("expect", Self.failed("state", "state.auth: expected \"x\", got \"unauthenticated\""))]))
+        let original = FailureFingerprint.parts(
+            of: Self.result([("expect", Self.failed("state", "state.auth: expected \"x\", got \"unauthenticated\""))]))
         let same = try SameFailure(choosing: nil, of: original)
-        let slipped = FailureFingerprint.parts(of: Self.result([("expect", Self.failed("state", "state.auth: expected \"x\", got \"loading\""))]))
+        let slipped = FailureFingerprint.parts(
+            of: Self.result([("expect", Self.failed("state", "state.auth: expected \"x\", got \"loading\""))]))
         #expect(!same.holds(for: slipped))
         let more = FailureFingerprint.parts(
             of: Self.result([

@@ -120,7 +120,9 @@ import Testing
 
     @Test func aLatencyTheFailureDoesNotNeedGoes() async throws {
         let text = Self.scenario(
-            exchanges: [#"{ "id": "boom", "request": { "method": "GET", "path": "/boom" }, "response": { "status": 500 }, "latency": "2s" }"#],
+            exchanges: [
+                #"{ "id": "boom", "request": { "method": "GET", "path": "/boom" }, "response": { "status": 500 }, "latency": "2s" }"#
+            ],
             steps: [Self.boomStep])
         let (result, _) = try await Self.shrink(text)
         #expect(result["exchanges"]?.arrayValue?.first?["latency"] == nil)
@@ -141,7 +143,10 @@ import Testing
     @Test func expectationsThatAreNoPartOfTheFailureGo() async throws {
         let text = Self.scenario(
             exchanges: [Self.boom, Self.exchange("a", "/a")],
-            steps: [#"{ "do": "get", "with": { "path": "/a" }, "expect": { "ok": true } }"#, Self.boomStep, #"{ "check": { "requests": { "total": 2 } } }"#],
+            steps: [
+                #"{ "do": "get", "with": { "path": "/a" }, "expect": { "ok": true } }"#, Self.boomStep,
+                #"{ "check": { "requests": { "total": 2 } } }"#,
+            ],
             more: #", "expect": { "requests": { "total": 2, "counts": { "a": 1, "boom": 1 } }, "alerts": [] }"#)
         let (result, _) = try await Self.shrink(text)
         #expect(result["expect"] == nil)

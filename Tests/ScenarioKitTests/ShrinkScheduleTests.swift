@@ -50,7 +50,9 @@ import Testing
         for _ in 0..<3 {
             let again = await ScenarioRunner(driver: RacyDriver(), options: options).run(scenario)
             #expect(again.transcript == replayed.transcript)
-            #expect(again.failures.filter { !$0.isScheduleNote }.map(\.message) == replayed.failures.filter { !$0.isScheduleNote }.map(\.message))
+            #expect(
+                again.failures.filter { !$0.isScheduleNote }.map(\.message)
+                    == replayed.failures.filter { !$0.isScheduleNote }.map(\.message))
             #expect(again.scheduleTaken == written)
         }
     }
@@ -92,7 +94,9 @@ import Testing
         var passing: JobSchedule?
         for index in 1...20 where passing == nil {
             let schedule = JobSchedule(seed: 3, index: index)
-            if await ScenarioRunner(driver: RacyDriver()).run(scenario, exploring: .replay(schedule)).status == .passed { passing = schedule }
+            if await ScenarioRunner(driver: RacyDriver()).run(scenario, exploring: .replay(schedule)).status == .passed {
+                passing = schedule
+            }
         }
         settings.schedule = try #require(passing)
         guard case .refused(let message) = await fixture.shrink(settings) else {
@@ -109,7 +113,10 @@ import Testing
         #expect(schedule.description == text)
         #expect(!schedule.isFIFO)
         #expect(JobSchedule(parsing: "fifo")?.isFIFO == true)
-        for bad in ["pick3=1", "step1.pick0=1", "step1.pick2=-1", "step1.late1=0ms", "step1.late1=5", "step1.pick2=1,step1.pick2=0", "step-1.pick1=1", ""] {
+        for bad in [
+            "pick3=1", "step1.pick0=1", "step1.pick2=-1", "step1.late1=0ms", "step1.late1=5", "step1.pick2=1,step1.pick2=0",
+            "step-1.pick1=1", "",
+        ] {
             #expect(JobSchedule(parsing: bad) == nil, "\(bad)")
         }
     }

@@ -128,7 +128,9 @@ import Testing
         #expect(result["$schema"] == "../../../scenario.schema.json", "the schema path leads where it led")
         #expect(result["name"] == "shrink me (shrunk)")
         let description = result["description"]?.stringValue ?? ""
-        #expect(description.hasPrefix("Shrunk by 'scenario shrink' from input.json (2 steps, 1 exchange) to 2 steps, 0 exchanges;"), "\(description)")
+        #expect(
+            description.hasPrefix("Shrunk by 'scenario shrink' from input.json (2 steps, 1 exchange) to 2 steps, 0 exchanges;"),
+            "\(description)")
         #expect(description.contains("invariant one-boom"), "\(description)")
         let run = try await fixture.run(report.output)
         #expect(run.failures.map(\.label) == ["invariant one-boom"], "\(run.failures.map(\.summary))")

@@ -47,7 +47,9 @@ struct ImportCommand: Command {
             host: arguments.value("--host"), name: arguments.value("--name"), keepStaticAssets: arguments.has("--keep-static"))
         keepSecrets = arguments.has("--keep-secrets")
         shrink = arguments.has("--shrink")
-        if shrink, output == nil { throw .missingArgument("-o FILE with --shrink (the shrunk scenario goes beside it)", command: Self.name) }
+        if shrink, output == nil {
+            throw .missingArgument("-o FILE with --shrink (the shrunk scenario goes beside it)", command: Self.name)
+        }
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {

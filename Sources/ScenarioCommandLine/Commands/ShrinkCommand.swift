@@ -100,7 +100,8 @@ struct ShrinkCommand: Command {
         let workers = context.executablePath.map {
             WorkerLaunch(executable: URL(fileURLWithPath: $0), arguments: [RunCommand.workerName, "--route", route.rawValue])
         }
-        let shrinker = ScenarioShrinker(driver: context.driver, options: RunOptions(route: route), jobs: jobs, workers: workers, settings: settings)
+        let shrinker = ScenarioShrinker(
+            driver: context.driver, options: RunOptions(route: route), jobs: jobs, workers: workers, settings: settings)
         ShrinkInterrupt.install()
         let outcome = await shrinker.shrink(file, to: output)
         line.clear()

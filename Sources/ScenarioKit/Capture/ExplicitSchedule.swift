@@ -65,7 +65,8 @@ package struct ExplicitSchedule: Sendable, Hashable, Codable, CustomStringConver
         ExplicitSchedule(
             departures.compactMap { departure in
                 switch departure {
-                case .pick(let place, let position): step(place.step).map { .pick(Place(step: $0, number: place.number), position: position) }
+                case .pick(let place, let position):
+                    step(place.step).map { .pick(Place(step: $0, number: place.number), position: position) }
                 case .late(let place, let delay): step(place.step).map { .late(Place(step: $0, number: place.number), by: delay) }
                 }
             })

@@ -44,7 +44,8 @@ struct ScenarioDocument: Sendable, Equatable {
         var out = self
         for (index, exchange) in exchanges.enumerated() where exchange["id"] == nil {
             guard let object = exchange.objectValue else { continue }
-            out[place: [.key("exchanges"), .index(index)]] = .object(JSONObject([("id", .string("exchange-\(index + 1)"))] + object.members))
+            out[place: [.key("exchanges"), .index(index)]] = .object(
+                JSONObject([("id", .string("exchange-\(index + 1)"))] + object.members))
         }
         return out
     }
@@ -62,7 +63,9 @@ struct ScenarioDocument: Sendable, Equatable {
         for index in steps.indices where !paired.contains(index) {
             var unit = [index]
             if let handle = steps[index]["as"]?.stringValue, steps[index]["start"] != nil,
-                let end = steps.indices.dropFirst(index + 1).first(where: { !paired.contains($0) && steps[$0]["await"]?.stringValue == handle })
+                let end = steps.indices.dropFirst(index + 1).first(where: {
+                    !paired.contains($0) && steps[$0]["await"]?.stringValue == handle
+                })
             {
                 unit.append(end)
                 paired.insert(end)
@@ -87,10 +90,11 @@ struct ScenarioDocument: Sendable, Equatable {
 
     /// Without the values at `places`, then ``normalized()``.
     func removing(_ places: [JSONPlace]) -> ScenarioDocument {
-        let steps = Set(places.compactMap { place -> Int? in
-            guard place.count == 2, place[0] == .key("steps"), case .index(let index) = place[1] else { return nil }
-            return index
-        })
+        let steps = Set(
+            places.compactMap { place -> Int? in
+                guard place.count == 2, place[0] == .key("steps"), case .index(let index) = place[1] else { return nil }
+                return index
+            })
         let origins = stepOrigins.enumerated().filter { !steps.contains($0.offset) }.map(\.element)
         return ScenarioDocument(root.removing(places), stepOrigins: origins).normalized()
     }

@@ -165,56 +165,50 @@ package struct ScenarioShrinker: Sendable {
     /// Runs the input `trustRuns` times (under `--replay-schedule`, first once as that schedule
     /// says, to write its choices down as an explicit schedule the passes can cut).
     private func trusted(_ document: ScenarioDocument, _ input: DiscoveredScenario) async -> Result<Trust, Stop> {
-        var schedule = settings.schedule ?? .fifo
-        var runs = 0
+        func stop(_ outcome: ShrinkOutcome) -> Result<Trust, Stop> { .failure(Stop(outcome: outcome)) }
         let replay = settings.schedule.map { " under --replay-schedule \($0)" } ?? ""
-        func trial(_ schedule: JobSchedule) -> ShrinkTrial? {
-            guard case .success(let scenario) = loader.load(data: Data(document.text.utf8), file: input.path, id: input.id) else {
-                return nil
-            }
-            return ShrinkTrial(text: document.text, scenario: scenario, file: input, schedule: schedule)
+        let noLongerFails = "\(input.path) passes\(replay): that schedule no longer fails it, so it has no failure to shrink"
+        guard case .success(let scenario) = loader.load(data: Data(document.text.utf8), file: input.path, id: input.id) else {
+            return stop(.refused("\(input.path) does not load"))
         }
-        if schedule.explicit == nil, !schedule.isFIFO, let seeded = trial(schedule) {
-            let result = await oracle.run(seeded)
+        var trial = ShrinkTrial(text: document.text, scenario: scenario, file: input, schedule: settings.schedule ?? .fifo)
+        var runs = 0
+        if trial.schedule.explicit == nil, !trial.schedule.isFIFO {
+            let result = await oracle.run(trial)
             runs += 1
-            guard result.status != .passed else {
-                return .failure(Stop(outcome: .refused("\(input.path) passes\(replay): that schedule no longer fails it, so it has no failure to shrink")))
-            }
-            schedule = JobSchedule(result.scheduleTaken ?? ExplicitSchedule())
+            guard result.status != .passed else { return stop(.refused(noLongerFails)) }
+            trial.schedule = JobSchedule(result.scheduleTaken ?? ExplicitSchedule())
         }
-        guard let trial = trial(schedule) else { return .failure(Stop(outcome: .refused("\(input.path) does not load"))) }
-        var same: SameFailure?
-        var first: ScenarioResult?
+        var first: (result: ScenarioResult, same: SameFailure)?
         for run in 1...max(1, settings.trustRuns) {
             let result = await oracle.run(trial)
             runs += 1
             let parts = FailureFingerprint.parts(of: result)
-            guard let kept = same else {
+            guard let (_, kept) = first else {
                 guard result.status != .passed else {
-                    if settings.schedule != nil {
-                        return .failure(Stop(outcome: .refused("\(input.path) passes\(replay): that schedule no longer fails it")))
-                    }
-                    return .failure(Stop(outcome: .passes("\(input.path) passes: there is no failure to shrink")))
+                    return stop(
+                        settings.schedule == nil ? .passes("\(input.path) passes: there is no failure to shrink") : .refused(noLongerFails))
                 }
                 do {
-                    same = try SameFailure(choosing: settings.same, of: parts)
+                    first = (result, try SameFailure(choosing: settings.same, of: parts))
                 } catch {
-                    return .failure(Stop(outcome: .refused(error.description)))
+                    return stop(.refused(error.description))
                 }
-                first = result
                 continue
             }
             guard kept.holds(for: parts) else {
-                let how = result.status == .passed ? "passed" : "failed another way (\(FailureFingerprint.primary(of: parts).map(\.description).joined(separator: ", ")))"
-                return .failure(
-                    Stop(
-                        outcome: .refused(
-                            "the failure of \(input.path) does not repeat: run 1 failed by \(kept), run \(run) of \(settings.trustRuns) \(how)\(replay). A flaky input cannot be shrunk: make it fail the same way every time first ('scenario run --repeat 10' shows how it varies)"
-                        )))
+                let how =
+                    result.status == .passed
+                    ? "passed" : "failed another way (\(FailureFingerprint.primary(of: parts).map(\.description).joined(separator: ", ")))"
+                return stop(
+                    .refused(
+                        "the failure of \(input.path) does not repeat: run 1 failed by \(kept), run \(run) of \(settings.trustRuns) \(how)\(replay). "
+                            + "A flaky input cannot be shrunk: make it fail the same way every time first ('scenario run --repeat 10' shows how it varies)"
+                    ))
             }
         }
-        guard let same, let first else { return .failure(Stop(outcome: .refused("\(input.path) could not be run"))) }
-        return .success(Trust(same: same, result: first, schedule: schedule, runs: runs))
+        guard let first else { return stop(.refused("\(input.path) could not be run")) }
+        return .success(Trust(same: first.same, result: first.result, schedule: trial.schedule, runs: runs))
     }
 
     // MARK: The result

@@ -39,6 +39,7 @@ public struct FieldSessionDriver: ScenarioDriver {
             })
     }
 
+    /// The sample app's stack, and the feed screen's client beside it, from the same stored tokens.
     public func makeSession(_ context: DriverContext) async throws -> any DriverSession {
         let feed = SampleAppDriver.client(context, tokens: try SampleAppDriver.tokens(context.given))
         return Session(app: try await app.makeSession(context), feed: feed, now: context.now)
