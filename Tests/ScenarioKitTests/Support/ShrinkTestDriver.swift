@@ -23,19 +23,7 @@ struct ShrinkTestDriver: ScenarioDriver {
     var givenKeys: [GivenSpec] { [GivenSpec("profile", .object, "anything")] }
 
     /// How many times `flaky` ran in this process.
-    static let flakyRuns = Counter()
-
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var count = 0
-
-        func next() -> Int {
-            lock.withLock {
-                count += 1
-                return count
-            }
-        }
-    }
+    static let flakyRuns = RunCounter()
 
     func makeSession(_ context: DriverContext) async throws -> any DriverSession { Session(context: context) }
 
