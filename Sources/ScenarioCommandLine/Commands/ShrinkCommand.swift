@@ -19,7 +19,7 @@ struct ShrinkCommand: Command {
         candidate counts when it fails the same way: by the invariants the input broke, else by
         the failure its report leads with (--same names another part, or all). The result is
         run three more times where it is written, then written, and the figures printed; on the
-        time limit or Ctrl-C the best found so far is. Under --replay-schedule every candidate
+        time limit or Ctrl-C, the best found so far is checked and written. Under --replay-schedule every candidate
         runs under that schedule, which is cut too, and printed as the schedule that replays
         the result. Exit 0 when written, 1 when the input passes, 2 when it cannot be shrunk.
         Documentation/shrinking.md says more.
