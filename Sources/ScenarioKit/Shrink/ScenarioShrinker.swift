@@ -180,9 +180,9 @@ package struct ScenarioShrinker: Sendable {
             trial.schedule = JobSchedule(result.scheduleTaken ?? ExplicitSchedule())
         }
         var first: (result: ScenarioResult, same: SameFailure)?
-        for run in 1...max(1, settings.trustRuns) {
-            let result = await oracle.run(trial)
-            runs += 1
+        let results = await oracle.run(Array(repeating: trial, count: max(1, settings.trustRuns)))
+        runs += results.count
+        for (run, result) in zip(1..., results) {
             let parts = FailureFingerprint.parts(of: result)
             guard let (_, kept) = first else {
                 guard result.status != .passed else {
@@ -227,12 +227,9 @@ package struct ScenarioShrinker: Sendable {
             let finished = ShrunkFile(input: input, output: output, same: search.same, schedule: schedule).finished(candidate, from: from)
             guard var trial = search.trial(finished.text, at: target) else { continue }
             trial.schedule = placed
-            var holds = true
-            for _ in 0..<max(1, settings.trustRuns) where holds {
-                verifications += 1
-                holds = search.same.holds(for: FailureFingerprint.parts(of: await oracle.run(trial)))
-            }
-            guard holds else { continue }
+            let results = await oracle.run(Array(repeating: trial, count: max(1, settings.trustRuns)))
+            verifications += results.count
+            guard results.allSatisfy({ search.same.holds(for: FailureFingerprint.parts(of: $0)) }) else { continue }
             do {
                 let writer = try ReportOutput(path: output)
                 try writer.write(finished.text)

@@ -19,6 +19,26 @@ package protocol ShrinkOracle: Sendable {
     func run(_ trial: ShrinkTrial) async -> ScenarioResult
 }
 
+extension ShrinkOracle {
+    /// Runs `trials`, ``width`` at once, and returns their results in order.
+    func run(_ trials: [ShrinkTrial]) async -> [ScenarioResult] {
+        var results: [ScenarioResult] = []
+        var start = 0
+        while start < trials.count {
+            let batch = Array(trials[start..<min(trials.count, start + width)])
+            let done = await withTaskGroup(of: (Int, ScenarioResult).self) { group in
+                for (position, trial) in batch.enumerated() { group.addTask { (position, await run(trial)) } }
+                var done: [(Int, ScenarioResult)] = []
+                for await result in group { done.append(result) }
+                return done.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            results += done
+            start += batch.count
+        }
+        return results
+    }
+}
+
 /// Runs each candidate in this process, one at a time (what the capture installs is
 /// process-wide), with the options a run would have; once a candidate kept this process's
 /// scenario thread for good (it blocked it for real), the ones after it run in `fallback`.

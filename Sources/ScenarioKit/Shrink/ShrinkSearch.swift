@@ -140,16 +140,7 @@ final class ShrinkSearch {
     /// Runs a batch at once and returns the first index in it that failed the same way.
     private func run(_ batch: [(index: Int, key: String, trial: ShrinkTrial)]) async -> Int? {
         guard !batch.isEmpty else { return nil }
-        let oracle = self.oracle
-        let results = await withTaskGroup(of: (Int, ScenarioResult).self) { group in
-            for (position, entry) in batch.enumerated() {
-                let trial = entry.trial
-                group.addTask { (position, await oracle.run(trial)) }
-            }
-            var results = [ScenarioResult?](repeating: nil, count: batch.count)
-            for await (position, result) in group { results[position] = result }
-            return results.compactMap { $0 }
-        }
+        let results = await oracle.run(batch.map(\.trial))
         var hit: Int?
         for (entry, result) in zip(batch, results) {
             runs += 1
