@@ -118,7 +118,7 @@ import Testing
             "Scenarios", "Examples/SampleApp/Scenarios", "Examples/DispatchApp/Scenarios", "Examples/TwoSessionApp/Scenarios",
             "Examples/FieldSession/Scenarios",
         ]
-            .map { package.appendingPathComponent($0).appendingPathComponent(InvariantFiles.fileName).path }
+        .map { package.appendingPathComponent($0).appendingPathComponent(InvariantFiles.fileName).path }
         for file in files {
             let value = try JSONTextParser(data: try Data(contentsOf: URL(fileURLWithPath: file)), file: file).parseDocument().value
             #expect(validator.validate(value).isEmpty, "\(file): \(validator.validate(value))")
