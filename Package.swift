@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "ScenarioCommandLine", dependencies: ["ScenarioKit"], resources: [.copy("Templates/scenario.schema.json")]),
         .target(name: "ScenarioTesting", dependencies: ["ScenarioKit"]),
         .executableTarget(name: "scenario", dependencies: ["ScenarioCommandLine", "SessionKitDriver"]),
-        .executableTarget(name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "HTTPCore"]),
+        .executableTarget(name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "FieldSessionDriver", "HTTPCore"]),
         // An app layer written the way iOS teams write it, and its driver; examples, not products.
         .target(name: "SampleApp", path: "Examples/SampleApp/Sources/SampleApp"),
         .target(
@@ -38,6 +38,10 @@ let package = Package(
         .target(
             name: "DispatchAppDriver", dependencies: ["DispatchApp", "ScenarioKit", "HTTPCore"],
             path: "Examples/DispatchApp/Sources/DispatchAppDriver"),
+        // The sample app as a field session's build had it: the feed's own client, a refresh not shared.
+        .target(
+            name: "FieldSessionDriver", dependencies: ["SampleApp", "SampleAppDriver", "ScenarioKit"],
+            path: "Examples/FieldSession/Sources/FieldSessionDriver"),
         // The same behaviour with two clients, each over its own URLSession (app calls, auth calls).
         .target(name: "TwoSessionApp", path: "Examples/TwoSessionApp/Sources/TwoSessionApp"),
         .target(
@@ -54,7 +58,7 @@ let package = Package(
         .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
         // What the example stacks' test targets check the same way.
         .target(name: "ExampleStackChecks", dependencies: ["ScenarioKit"], path: "Tests/ExampleStackChecks"),
-        .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "ScenarioKit", "ExampleStackChecks"]),
+        .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "FieldSessionDriver", "ScenarioKit", "ExampleStackChecks"]),
         .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit", "ExampleStackChecks"]),
         .testTarget(name: "TwoSessionAppTests", dependencies: ["TwoSessionAppDriver", "ScenarioKit", "ExampleStackChecks"]),
     ],

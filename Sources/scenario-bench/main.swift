@@ -6,7 +6,7 @@ import SessionKitDriver
 //   swift build -c release && .build/release/scenario-bench
 // It reads Scenarios/ and runs the `scenario` program built beside it. `--quick` runs less;
 // `--traces` prints only the trace import figures; `--exchanges` only the per-exchange ones (to
-// profile the engine's share).
+// profile the engine's share); `--shrink` only the shrink figures.
 
 let repository = FileManager.default.currentDirectoryPath
 let binFolder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
@@ -17,6 +17,16 @@ let quick = CommandLine.arguments.contains("--quick")
 // `--traces`: only the trace import figures (they need the release `scenario` beside the bench).
 if CommandLine.arguments.contains("--traces") {
     traceFigures()
+    exit(0)
+}
+
+// This program started again as a worker of the shrink figures; `--shrink`: only those figures.
+if CommandLine.arguments.dropFirst().first == ShrinkFigures.workerArgument {
+    await ShrinkFigures.serveWorker()
+    exit(0)
+}
+if CommandLine.arguments.contains("--shrink") {
+    await ShrinkFigures.print(quick: quick)
     exit(0)
 }
 
@@ -184,6 +194,10 @@ if let burst = loadFile("Scenarios/blocked-user/concurrent-403s-log-out-once.jso
     schedules.add(burst.id, "\(count)", "\(format(wall.seconds * 1000, 0)) ms", format(Double(count) / wall.seconds, 0))
     schedules.print()
 }
+
+// MARK: - Shrinking
+
+await ShrinkFigures.print(quick: quick)
 
 // MARK: - Corpus and scaling, through the release CLI
 

@@ -27,7 +27,9 @@ import Testing
 
     @Test func everyScenarioFileValidates() throws {
         let validator = try Self.schema()
-        let found = try ScenarioDiscovery.find([Self.scenariosFolder.path])
+        // The repository's field session too: a bug report is a scenario like the others.
+        let field = Self.scenariosFolder.deletingLastPathComponent().appendingPathComponent("Examples/FieldSession/Scenarios")
+        let found = try ScenarioDiscovery.find([Self.scenariosFolder.path, field.path])
         for scenario in found {
             let value = try JSONTextParser(data: try Data(contentsOf: URL(fileURLWithPath: scenario.path)), file: scenario.path)
                 .parseDocument().value
@@ -112,8 +114,11 @@ import Testing
         let url = Self.scenariosFolder.appendingPathComponent("invariants.schema.json")
         let validator = SchemaValidator(root: try JSONTextParser(data: try Data(contentsOf: url), file: url.path).parseDocument().value)
         let package = Self.scenariosFolder.deletingLastPathComponent()
-        let files = ["Scenarios", "Examples/SampleApp/Scenarios", "Examples/DispatchApp/Scenarios", "Examples/TwoSessionApp/Scenarios"]
-            .map { package.appendingPathComponent($0).appendingPathComponent(InvariantFiles.fileName).path }
+        let files = [
+            "Scenarios", "Examples/SampleApp/Scenarios", "Examples/DispatchApp/Scenarios", "Examples/TwoSessionApp/Scenarios",
+            "Examples/FieldSession/Scenarios",
+        ]
+        .map { package.appendingPathComponent($0).appendingPathComponent(InvariantFiles.fileName).path }
         for file in files {
             let value = try JSONTextParser(data: try Data(contentsOf: URL(fileURLWithPath: file)), file: file).parseDocument().value
             #expect(validator.validate(value).isEmpty, "\(file): \(validator.validate(value))")

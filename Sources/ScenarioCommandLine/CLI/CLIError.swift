@@ -34,6 +34,8 @@ enum CLIError: Error, Sendable, Equatable {
     case invalidTrace(String)
     /// Nothing to check or run, and `--allow-empty` was not given: what was empty.
     case nothingSelected(String)
+    /// A scenario that cannot be shrunk (it does not load, its failure does not repeat, ...): why.
+    case cannotShrink(String)
 
     /// The exit status.
     var exitCode: ExitCode {
@@ -41,7 +43,7 @@ enum CLIError: Error, Sendable, Equatable {
         case .missingCommand, .unknownCommand, .unknownOption, .missingValue, .unexpectedValue, .invalidValue,
             .duplicateOption, .conflictingOptions, .unexpectedArgument, .missingArgument:
             .usage
-        case .badPath, .cannotRead, .cannotWrite, .invalidReport, .invalidTrace, .nothingSelected:
+        case .badPath, .cannotRead, .cannotWrite, .invalidReport, .invalidTrace, .nothingSelected, .cannotShrink:
             .fileProblem
         }
     }
@@ -81,7 +83,7 @@ enum CLIError: Error, Sendable, Equatable {
             "'\(qualified(command))' takes no argument '\(argument)'"
         case .missingArgument(let argument, let command):
             "'\(qualified(command))' needs \(argument)"
-        case .badPath(let description):
+        case .badPath(let description), .cannotShrink(let description):
             description
         case .nothingSelected(let what):
             "\(what); a run that checks nothing is not a pass (pass --allow-empty if that is on purpose)"

@@ -44,12 +44,7 @@ struct ExportCommand: Command {
         }
         let (result, record) = await ScenarioRunner(driver: context.driver).runReporting(scenario)
         let trace = record.har()
-        // What the run knows as secret (the scenario's and the driver's names, the values the
-        // scenario mentions) is secret in the trace too, in bytes as in text.
-        let redactor = TraceRedactor(
-            extraKeys: scenario.secretKeys + context.driver.secretKeys,
-            known: RedactionPolicy.knownSecrets(of: scenario, driver: context.driver))
-        let log = keepSecrets ? trace : redactor.redact(trace).log
+        let log = keepSecrets ? trace : TraceRedactor.exporting(scenario, driver: context.driver).redact(trace).log
         // A trace of no entries is one 'scenario import' refuses: write nothing rather than it.
         guard !log.entries.isEmpty else {
             context.console.err(

@@ -15,6 +15,8 @@ struct ImportCommand: Command {
         split; the summary counts each.
         'expect' is a draft of the request counts: finish it with the state and alerts the bug is
         about. Secrets are redacted unless --keep-secrets; the counts per kind are printed.
+        With --shrink (and -o), a draft that breaks invariants is shrunk beside it, to the smallest
+        scenario that breaks them the same way (NAME-shrunk.json; see 'scenario shrink').
         The scenario goes to standard output unless -o is given. The draft is loaded before it is
         written: a trace that cannot give one that loads fails at its entry (line, column, JSON
         path) and writes nothing. A broken trace exits with 2, and
@@ -27,12 +29,14 @@ struct ImportCommand: Command {
         .value("--name", "N", "The scenario's name"),
         .flag("--keep-secrets", "Do not redact secrets"),
         .flag("--keep-static", "Keep images, style sheets, scripts and fonts"),
+        .flag("--shrink", "When the draft breaks invariants, also write it shrunk beside it (needs -o)"),
     ]
 
     var input: String
     var output: String?
     var options: TraceImporter.Options
     var keepSecrets: Bool
+    var shrink: Bool
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
         guard let input = arguments.positionals.first else { throw .missingArgument("a trace to import (TRACE.har)", command: Self.name) }
@@ -42,6 +46,10 @@ struct ImportCommand: Command {
         options = TraceImporter.Options(
             host: arguments.value("--host"), name: arguments.value("--name"), keepStaticAssets: arguments.has("--keep-static"))
         keepSecrets = arguments.has("--keep-secrets")
+        shrink = arguments.has("--shrink")
+        if shrink, output == nil {
+            throw .missingArgument("-o FILE with --shrink (the shrunk scenario goes beside it)", command: Self.name)
+        }
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
@@ -76,11 +84,32 @@ struct ImportCommand: Command {
             + "\(summary.withoutResponse) without response; \(redaction)\n"
         if let output {
             context.console.out("Wrote \(output). " + note)
+            if shrink { await shrinkDraft(output, in: context) }
         } else {
             try Self.copy(destination, to: context.console.out)
             context.console.err(note)
         }
         return .success
+    }
+
+    /// Shrinks the draft at `path` beside it when it breaks invariants; says why not otherwise.
+    /// The import did its work either way.
+    private func shrinkDraft(_ path: String, in context: CLIContext) async {
+        let base = path.hasSuffix(".json") ? String(path.dropLast(".json".count)) : path
+        guard let draft = (try? ScenarioDiscovery.find([path]))?.first else { return }
+        var settings = ShrinkSettings()
+        settings.same = "invariants"
+        let jobs = ProcessInfo.processInfo.activeProcessorCount
+        switch await ShrinkCommand.shrink(draft, to: base + "-shrunk.json", settings: settings, route: .direct, jobs: jobs, in: context) {
+        case .written(let report):
+            context.console.out("The draft breaks invariants; shrunk: " + ShrinkCommand.describe(report))
+        case .passes:
+            context.console.out("The draft passes: nothing to shrink.\n")
+        case .unloadable(let failure):
+            context.console.err(failure.description + "\n")
+        case .refused(let why):
+            context.console.out("Not shrunk: \(why)\n")
+        }
     }
 
     /// The file's text in pieces of about a megabyte, each ending at a line break, so a large

@@ -106,16 +106,7 @@ struct RunCommand: Command {
         }
         verbosity = arguments.has("--quiet") ? .quiet : arguments.has("--verbose") ? .verbose : .normal
 
-        var route = RunPlan.Route.direct
-        if let text = arguments.value("--route") {
-            guard let parsed = RunPlan.Route(rawValue: text) else {
-                let choices = RunPlan.Route.allCases.map(\.rawValue)
-                var reason = "expected one of \(choices.joined(separator: ", "))"
-                if let close = Suggestion.closest(to: text, in: choices) { reason += "; did you mean '\(close)'?" }
-                throw .invalidValue(option: "--route", value: text, command: Self.name, reason: reason)
-            }
-            route = parsed
-        }
+        let route = try RunFlags.route(arguments, command: Self.name)
         allowEmpty = arguments.has("--allow-empty")
 
         // How often and in which orders: checked where a test bundle's settings are too.
@@ -143,13 +134,8 @@ struct RunCommand: Command {
         SuiteRunner.Configuration(selection: selection, jobs: jobs, failFast: failFast, plan: plan, workers: workers)
     }
 
-    /// A whole number of at least 1, if the option was given.
     private static func count(_ arguments: ParsedArguments, _ option: String) throws(CLIError) -> Int? {
-        guard let text = arguments.value(option) else { return nil }
-        guard let value = Int(text), value >= 1 else {
-            throw .invalidValue(option: option, value: text, command: name, reason: "expected a whole number of at least 1")
-        }
-        return value
+        try RunFlags.count(arguments, option, command: name)
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {

@@ -14,6 +14,8 @@ public struct JobSchedule: Sendable, Hashable, Codable, CustomStringConvertible 
     public var index: Int
     /// PCT's depth: how many ordering constraints a bug may need.
     public var depth: Int
+    /// The departures from first in, first out of an explicit schedule (`nil`: drawn from the seed).
+    package var explicit: ExplicitSchedule?
 
     /// First in, first out: the default order.
     public static let fifo = JobSchedule(seed: 0, index: 0)
@@ -25,15 +27,25 @@ public struct JobSchedule: Sendable, Hashable, Codable, CustomStringConvertible 
         self.depth = max(1, depth)
     }
 
+    /// An explicit schedule: exactly these departures from first in, first out.
+    package init(_ explicit: ExplicitSchedule) {
+        self.init(seed: 0, index: 0)
+        self.explicit = explicit
+    }
+
     /// Whether this is the default order.
-    public var isFIFO: Bool { index == 0 }
+    public var isFIFO: Bool { explicit.map(\.isEmpty) ?? (index == 0) }
 
-    /// `SEED:INDEX`, as `--replay-schedule` takes it.
-    public var description: String { "\(seed):\(index)" }
+    /// `SEED:INDEX` (or an explicit schedule's departures), as `--replay-schedule` takes it.
+    public var description: String { explicit?.description ?? "\(seed):\(index)" }
 
-    /// Reads `SEED:INDEX`.
+    /// Reads `SEED:INDEX`, or an explicit schedule's departures (`pick12=1,late3=250ms`).
     public init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 1, let explicit = ExplicitSchedule(parsing: text) {
+            self.init(explicit)
+            return
+        }
         guard parts.count == 2, let seed = UInt64(parts[0]), let index = Int(parts[1]), index >= 0 else { return nil }
         self.init(seed: seed, index: index)
     }
@@ -41,6 +53,11 @@ public struct JobSchedule: Sendable, Hashable, Codable, CustomStringConvertible 
 
 /// The choices of one schedule while a scenario runs: which queued job runs next.
 struct JobOrder {
+    /// The positions it picked other than first in, first out's, by place: what replays this
+    /// order as an explicit schedule.
+    private(set) var departures: [ExplicitSchedule.Place: Int] = [:]
+    /// Where the current pick falls: its step, and which of the step's picks it is.
+    private var places = StepCounter()
     private var random: SplitMix64
     private let schedule: JobSchedule
     /// Task ordinal (first appearance) to priority; higher runs first.
@@ -59,10 +76,28 @@ struct JobOrder {
     /// Whether jobs simply run in the order they came.
     var isFIFO: Bool { schedule.isFIFO }
 
-    /// Picks the position of the next job among `ordinals` (the queued jobs' tasks, in queue order).
-    mutating func pick(_ ordinals: [Int]) -> Int {
-        if schedule.isFIFO { return 0 }
+    /// The run begins step `step` (0 before the first, the count of steps plus one after the last).
+    mutating func enterStep(_ step: Int) { places.enter(step) }
+
+    /// Picks the position of the next job among `ordinals` (the queued jobs' tasks, in queue
+    /// order), where first in, first out would pick `fifo`.
+    mutating func pick(_ ordinals: [Int], fifo: Int = 0) -> Int {
+        if schedule.isFIFO { return fifo }
         step += 1
+        let place = places.next()
+        let chosen: Int
+        if let explicit = schedule.explicit {
+            // A position past those that can run now (the scenario changed since) is no departure.
+            chosen = explicit.picks[place].flatMap { ordinals.indices.contains($0) ? $0 : nil } ?? fifo
+        } else {
+            chosen = drawn(ordinals)
+        }
+        if chosen != fifo { departures[place] = chosen }
+        return chosen
+    }
+
+    /// PCT's pick: the highest priority, which drops at the change points.
+    private mutating func drawn(_ ordinals: [Int]) -> Int {
         for ordinal in ordinals where ordinal >= priorities.count {
             while priorities.count <= ordinal {
                 // Initial priorities stay above every change point's.

@@ -71,6 +71,12 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Jobs and blocks run so far, read from any thread.
     var workRun: Int { condition.withLock { jobsRun } }
 
+    /// Where the schedule departed from first in, first out so far, and the position it picked.
+    var scheduleDepartures: [ExplicitSchedule.Place: Int] { condition.withLock { order.departures } }
+
+    /// The run begins step `step`: the schedule's choices are counted within it.
+    func enterStep(_ step: Int) { condition.withLock { order.enterStep(step) } }
+
     /// Whether the runner is running a main-actor job right now (for isolation checks).
     var isRunningMainJob: Bool { condition.withLock { runningMain } }
 
@@ -322,7 +328,8 @@ final class ScenarioScheduler: @unchecked Sendable {
                 tasks.append(ordinals.of(queue[position]))
             }
             guard !positions.isEmpty else { return nil }
-            let chosen = positions[order.pick(tasks)]
+            // First in, first out takes the queue's first entry that may go; answers wait for idleness.
+            let chosen = positions[order.pick(tasks, fifo: positions.firstIndex { $0 >= 0 } ?? 0)]
             if chosen < 0 {
                 queue.insert(deliveries.handOn(-1 - chosen), at: head)
             } else if chosen != head {

@@ -61,7 +61,9 @@ extension RunPlan {
             if let replay {
                 for other in [schedules, seed, repeatCount] { if let other { return conflict(replay, other) } }
                 guard let schedule = JobSchedule(parsing: replay.text) else {
-                    return .failure(.invalid(replay, reason: "expected SEED:INDEX as a failure printed it, such as 7:42"))
+                    return .failure(
+                        .invalid(
+                            replay, reason: "expected SEED:INDEX as a failure printed it, such as 7:42, or the schedule a shrink printed"))
                 }
                 return .success(.replay(schedule))
             }

@@ -4,6 +4,10 @@ struct Explorer: Sendable {
     let runner: ScenarioRunner
 
     func run(_ scenario: Scenario) async -> RunOutcome {
+        if case .replay(let schedule) = runner.plan.mode, schedule.explicit != nil {
+            // An explicit schedule names its departures itself: nothing to measure first.
+            return await runner.single(scenario, schedule: schedule)
+        }
         // The first-in-first-out run also measures how many jobs a schedule spans.
         var first = await runner.single(scenario)
         // It kept this process's scenario thread for good: no other order can run here.
@@ -45,9 +49,12 @@ struct Explorer: Sendable {
     private func annotate(
         _ outcome: inout RunOutcome, _ schedule: JobSchedule, of count: Int?, failsFirstInFirstOut: Bool, scenario: Scenario
     ) {
-        let which = count.map { "schedule \(schedule.index) of \($0)" } ?? "schedule \(schedule.index)"
+        let which =
+            schedule.explicit != nil
+            ? "the schedule \(schedule)"
+            : (count.map { "schedule \(schedule.index) of \($0)" } ?? "schedule \(schedule.index)") + " (seed \(schedule.seed))"
         let order = failsFirstInFirstOut ? "as under the first-in-first-out order" : "not under the first-in-first-out order"
-        let note = "failed under \(which) (seed \(schedule.seed)), \(order); replay it with \(runner.replayAdvice(schedule))"
+        let note = "failed under \(which), \(order); replay it with \(runner.replayAdvice(schedule))"
         if let message = outcome.result.errorMessage {
             outcome.result.errorMessage = note + ": " + message
         } else {

@@ -115,6 +115,9 @@ public struct ScenarioResult: Sendable, Codable {
     /// Where it ran: the host's mode and capture level (`whole process, full capture`), which
     /// decide what of the stack a run owns (see ``ScenarioHost``).
     package var host = ""
+    /// Under a schedule other than first in, first out: the departures from it the run took,
+    /// which replay the run as an explicit schedule.
+    package var scheduleTaken: ExplicitSchedule?
 
     /// Creates a scenario result.
     public init(

@@ -44,9 +44,14 @@ extension ScenarioRun {
     /// The outcome of a run that ended, pass, fail or error.
     func outcome(errorMessage: String?, errorLocation: ScenarioLocation?) -> RunOutcome {
         let status: ScenarioResult.Status = errorMessage != nil ? .error : (steps.allSatisfy(\.passed) ? .passed : .failed)
-        return outcome(
+        var outcome = outcome(
             status: status, steps: steps, actions: actionsSoFar, errorMessage: errorMessage, errorLocation: errorLocation,
             secrets: invariantSecrets, divergence: divergence, jobs: scheduler.jobsRun)
+        if !schedule.isFIFO {
+            // What this order did, as departures from first in, first out: what a shrink cuts down.
+            outcome.result.scheduleTaken = ExplicitSchedule(picks: scheduler.scheduleDepartures, late: backend.lateAnswersTaken)
+        }
+        return outcome
     }
 
     /// The outcome of a run whose thread the stack keeps for good, made on the stall watch's

@@ -47,10 +47,12 @@ final class ScenarioRun: @unchecked Sendable {
         backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: scheduler.outside)
         let scheduler = self.scheduler
         backend.handAnswers { scheduler.deliver($0) }
-        if !schedule.isFIFO {
+        if let explicit = schedule.explicit, !explicit.isEmpty {
+            backend.allowLateAnswers(LateAnswers(bound: scenario.lateAnswers, explicit: explicit.late))
+        } else if !schedule.isFIFO {
             // The network's draws are the schedule's too, apart from the order of jobs.
             let seed = schedule.seed ^ (UInt64(schedule.index) &* 0xD1B5_4A32_D192_ED03) ^ 0x6E65_7477_6F72_6B00
-            backend.allowLateAnswers(upTo: scenario.lateAnswers, seed: seed)
+            backend.allowLateAnswers(LateAnswers(bound: scenario.lateAnswers, seed: seed))
         }
     }
 
@@ -118,6 +120,7 @@ final class ScenarioRun: @unchecked Sendable {
             for (offset, step) in scenario.steps.enumerated() {
                 try perform(step, index: offset + 1)
             }
+            enterStep(scenario.steps.count + 1)
             limitWaits(from: clock.now)
             try settle()
             if !plan.invariantsOnly { try finalChecks() }
@@ -138,6 +141,7 @@ final class ScenarioRun: @unchecked Sendable {
     // MARK: - Steps
 
     private func perform(_ step: Step, index: Int) throws {
+        enterStep(index)
         wakes = 0
         currentStep = step
         // An `advance` step's own move of time is its, before the limits count.
@@ -188,6 +192,12 @@ final class ScenarioRun: @unchecked Sendable {
             StepResult(
                 index: index, label: step.label, location: step.location, assertions: assertions, startedAt: mark.time,
                 firstLine: mark.event))
+    }
+
+    /// Where an explicit schedule's choices and late answers are counted from.
+    private func enterStep(_ index: Int) {
+        scheduler.enterStep(index)
+        backend.enterStep(index)
     }
 
     /// An action started on the simulation executor; its result lands in `outcome` when it finishes.

@@ -280,7 +280,14 @@ package struct SuiteRunner: Sendable {
 
     /// Reads a file and runs what it holds, or reports why it could not be read.
     static func execute(_ file: DiscoveredScenario, loader: ScenarioLoader, run: (Scenario) async -> ScenarioResult) async -> Executed {
-        switch loader.load(contentsOf: file.path, id: file.id) {
+        await execute(file, loaded: loader.load(contentsOf: file.path, id: file.id), run: run)
+    }
+
+    /// Runs what loading a file gave, or reports why it did not load.
+    static func execute(
+        _ file: DiscoveredScenario, loaded: Result<Scenario, LoadFailure>, run: (Scenario) async -> ScenarioResult
+    ) async -> Executed {
+        switch loaded {
         case .success(let scenario):
             return Executed(result: await run(scenario))
         case .failure(let failure):

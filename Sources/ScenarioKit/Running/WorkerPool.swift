@@ -37,6 +37,9 @@ struct WorkerRequest: Codable {
     var file: String
     var id: String
     var plan: RunPlan
+    /// The scenario's text, loaded as if read from `file` (so the same invariant files govern
+    /// it): a shrink's candidate. `nil`: the worker reads the file.
+    var text: String?
 }
 
 #if os(macOS) || os(Linux) || os(Windows)
@@ -61,13 +64,21 @@ struct WorkerRequest: Codable {
 
         /// Runs one scenario file in a worker, which reads it itself.
         func run(_ file: DiscoveredScenario, plan: RunPlan) async -> Answer {
+            await run(WorkerRequest(file: file.path, id: file.id, plan: plan))
+        }
+
+        /// Runs a scenario's text in a worker, loaded as if read from `file`, under `plan`.
+        func run(text: String, as file: DiscoveredScenario, plan: RunPlan) async -> Answer {
+            await run(WorkerRequest(file: file.path, id: file.id, plan: plan, text: text))
+        }
+
+        private func run(_ request: WorkerRequest) async -> Answer {
             let worker: Worker
             do {
                 worker = try lock.withLock { idle.popLast() } ?? Worker(launch: launch)
             } catch {
                 return .died("could not start a worker process: \(error)")
             }
-            let request = WorkerRequest(file: file.path, id: file.id, plan: plan)
             let stallLimit = launch.stallLimit
             // Reading a pipe blocks: do it off the cooperative pool.
             let answer = await withCheckedContinuation { continuation in
@@ -94,7 +105,13 @@ struct WorkerRequest: Codable {
                 guard let request = try? JSONDecoder().decode(WorkerRequest.self, from: Data(line.utf8)) else { continue }
                 let file = DiscoveredScenario(path: request.file, id: request.id)
                 let runner = ScenarioRunner(driver: driver, plan: request.plan)
-                let executed = await SuiteRunner.execute(file, loader: loader) { await runner.run($0) }
+                let run = { (scenario: Scenario) in await runner.run(scenario) }
+                let executed =
+                    if let text = request.text {
+                        await SuiteRunner.execute(file, loaded: loader.load(data: Data(text.utf8), file: file.path, id: file.id), run: run)
+                    } else {
+                        await SuiteRunner.execute(file, loader: loader, run: run)
+                    }
                 guard var data = try? encoder.encode(WorkerReply(executed)) else { continue }
                 data.append(UInt8(ascii: "\n"))
                 replies.write(data)

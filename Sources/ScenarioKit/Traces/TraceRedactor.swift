@@ -50,6 +50,14 @@ public struct TraceRedactor: Sendable {
         self.known = known
     }
 
+    /// The redactor of a run of `scenario`'s trace (`scenario export`): what the run knows as
+    /// secret (the scenario's and the driver's names, the values the scenario mentions) is
+    /// secret in the trace too, in bytes as in text.
+    package static func exporting(_ scenario: Scenario, driver: any ScenarioDriver) -> TraceRedactor {
+        TraceRedactor(
+            extraKeys: scenario.secretKeys + driver.secretKeys, known: RedactionPolicy.knownSecrets(of: scenario, driver: driver))
+    }
+
     /// The capture with every secret replaced, and what was replaced.
     public func redact(_ log: HARLog) -> (log: HARLog, report: Report) {
         var redacted = log

@@ -68,13 +68,19 @@ public final class ScriptedBackend: @unchecked Sendable {
         self.outsideWork = outsideWork
     }
 
-    /// Lets an explored schedule deliver an answer up to `bound` later than scripted while other
-    /// requests are in flight, drawn from `seed`: answers in flight together then arrive in
-    /// another order. Call before the run starts.
-    func allowLateAnswers(upTo bound: Duration, seed: UInt64) {
-        guard bound > .zero else { return }
-        lock.withLock { lateness = LateAnswers(bound: bound, seed: seed) }
+    /// Lets an explored schedule deliver an answer up to the bound later than scripted while other
+    /// requests are in flight, as `lateAnswers` draws it: answers in flight together then arrive
+    /// in another order. Call before the run starts.
+    func allowLateAnswers(_ lateAnswers: LateAnswers) {
+        guard lateAnswers.bound > .zero else { return }
+        lock.withLock { lateness = lateAnswers }
     }
+
+    /// The answers that came late so far, by draw, and how late.
+    var lateAnswersTaken: [ExplicitSchedule.Place: Duration] { lock.withLock { lateness?.taken ?? [:] } }
+
+    /// The run begins step `step`: late answers are counted within it.
+    func enterStep(_ step: Int) { lock.withLock { lateness?.enterStep(step) } }
 
     /// Takes a request and answers it through `respond`, now or later. `tag` names the request
     /// on the URLSession route; `isWanted`, asked when the answer is due, says whether the client

@@ -19,19 +19,21 @@ public struct SampleAppDriver: ScenarioDriver {
     /// Builds the store and its client; on the URLSession route the client owns a URLSession
     /// built from the run's configuration, on the direct route it loads through the transport.
     public func makeSession(_ context: DriverContext) async throws -> any DriverSession {
-        let tokens = try Self.tokens(context.given)
-        let client: APIClient
-        switch context.route {
-        case .urlSession:
-            client = APIClient(
-                configuration: context.urlSessionConfiguration(), baseURL: context.baseURL, tokens: tokens, now: context.now)
-        default:
-            client = APIClient(
-                loader: TransportLoader(transport: context.transport), baseURL: context.baseURL, tokens: tokens, now: context.now)
-        }
+        let client = Self.client(context, tokens: try Self.tokens(context.given))
         let store = await MainActor.run { SessionStore(client: client) }
         await store.connect()
         return SampleAppSession(store: store, now: context.now)
+    }
+
+    /// A client as the app builds one: over a URLSession of the run's configuration on the
+    /// URLSession route, through the transport on the direct route.
+    package static func client(_ context: DriverContext, tokens: SessionTokens?) -> APIClient {
+        switch context.route {
+        case .urlSession:
+            APIClient(configuration: context.urlSessionConfiguration(), baseURL: context.baseURL, tokens: tokens, now: context.now)
+        default:
+            APIClient(loader: TransportLoader(transport: context.transport), baseURL: context.baseURL, tokens: tokens, now: context.now)
+        }
     }
 
     /// What `given` holds, as the driver reads it.
@@ -43,7 +45,7 @@ public struct SampleAppDriver: ScenarioDriver {
         var session: Session?
     }
 
-    static func tokens(_ given: JSONValue) throws -> SessionTokens? {
+    package static func tokens(_ given: JSONValue) throws -> SessionTokens? {
         try given.decode(Given.self).session.map { SessionTokens(access: $0.accessToken, refresh: $0.refreshToken) }
     }
 }

@@ -25,26 +25,9 @@ struct SampleAppSession: DriverSession {
             await store.logout()
             return .value(nil)
         case "request":
-            return await request(path: arguments["path"]?.stringValue ?? "/", method: arguments["method"]?.stringValue ?? "GET")
+            return await SampleAppDriver.request(arguments, through: store.client, now: now)
         default:
             return .error(["code": "unknownAction", "action": .string(action)])
-        }
-    }
-
-    private func request(path: String, method: String) async -> ActionResult {
-        let started = now()
-        do {
-            let response = try await store.client.send(method.uppercased(), path)
-            // Virtual seconds the call took, so scenarios can pin how long backoff waited.
-            let elapsed = now().timeIntervalSince(started)
-            return .value([
-                "status": .number(Double(response.status)),
-                "attempts": .number(Double(response.attempts)),
-                "elapsed": .number(elapsed),
-                "data": JSONValue.parse(response.body)?["data"] ?? .null,
-            ])
-        } catch {
-            return .error(Self.describe(error))
         }
     }
 
@@ -93,5 +76,26 @@ struct SampleAppSession: DriverSession {
 
     func timeline() async -> [JSONValue] {
         await MainActor.run { store.timeline.map { .string($0.rawValue) } }
+    }
+}
+
+extension SampleAppDriver {
+    /// The `request` action through `client`: `path` and `method` (GET by default) from `arguments`.
+    package static func request(_ arguments: JSONValue, through client: APIClient, now: @Sendable () -> Date) async -> ActionResult {
+        let (path, method) = (arguments["path"]?.stringValue ?? "/", arguments["method"]?.stringValue ?? "GET")
+        let started = now()
+        do {
+            let response = try await client.send(method.uppercased(), path)
+            // Virtual seconds the call took, so scenarios can pin how long backoff waited.
+            let elapsed = now().timeIntervalSince(started)
+            return .value([
+                "status": .number(Double(response.status)),
+                "attempts": .number(Double(response.attempts)),
+                "elapsed": .number(elapsed),
+                "data": JSONValue.parse(response.body)?["data"] ?? .null,
+            ])
+        } catch {
+            return .error(SampleAppSession.describe(error))
+        }
     }
 }
