@@ -71,7 +71,13 @@
             with driver: any ScenarioDriver, plan: RunPlan, settings: ScenarioSettings, environment: [String: String],
             label: String?
         ) async -> (result: ScenarioResult?, problems: [Problem]) {
-            let (checked, reports) = settings.plan(plan, environment: environment)
+            var (checked, reports) = settings.plan(plan, environment: environment)
+            // A shrunk copy goes where the reports go: below the package root.
+            checked = checked.map { plan in
+                var plan = plan
+                plan.shrinkInto = plan.shrinkInto.map { Self.resolvedFolder($0, above: path) }
+                return plan
+            }
             var (result, problems) = await run(with: driver, plan: checked)
             if let folder = reports {
                 // A case that could not run is in the report too, as an error: never a green gap.

@@ -31,17 +31,21 @@
         /// The folder the JUnit, JSON and HTML reports go to; relative to the package root (the
         /// nearest folder with a `Package.swift` above the scenario file).
         public var reports: String?
+        /// The folder a shrunk copy of each failing scenario is written to, named after its id;
+        /// relative to the package root, as `reports` (`scenario run --shrink`).
+        public var shrink: String?
 
-        /// Settings; each one left out keeps the default (run once, no report).
+        /// Settings; each one left out keeps the default (run once, no report, no shrinking).
         public init(
             repeat repeatCount: Int? = nil, schedules: Int? = nil, seed: UInt64? = nil, replay replaySchedule: String? = nil,
-            reports: String? = nil
+            reports: String? = nil, shrink: String? = nil
         ) {
             self.repeatCount = repeatCount
             self.schedules = schedules
             self.seed = seed
             self.replaySchedule = replaySchedule
             self.reports = reports
+            self.shrink = shrink
         }
 
         /// Set on a suite, the settings reach every test in it.
@@ -54,6 +58,7 @@
             static let seed = "SCENARIO_SEED"
             static let replaySchedule = "SCENARIO_REPLAY_SCHEDULE"
             static let reports = "SCENARIO_REPORTS"
+            static let shrink = "SCENARIO_SHRINK"
         }
 
         /// These settings' ways of running, named as the trait writes them (`schedules: 100`).
@@ -67,8 +72,8 @@
         }
 
         /// The ways of running the environment gives (empty variables are unset), named as set
-        /// (`SCENARIO_REPEAT=20`), and its report folder.
-        static func environment(_ variables: [String: String]) -> (settings: RunPlan.Settings, reports: String?) {
+        /// (`SCENARIO_REPEAT=20`), its report folder and its shrink folder.
+        static func environment(_ variables: [String: String]) -> (settings: RunPlan.Settings, reports: String?, shrink: String?) {
             func given(_ name: String) -> RunPlan.Settings.Given? {
                 guard let text = variables[name], !text.isEmpty else { return nil }
                 return RunPlan.Settings.Given(text, name: name, shown: "\(name)=\(text)")
@@ -76,21 +81,24 @@
             let settings = RunPlan.Settings(
                 repeatCount: given(Variable.repeatCount), schedules: given(Variable.schedules), seed: given(Variable.seed),
                 replay: given(Variable.replaySchedule), schedulesName: Variable.schedules)
-            return (settings, variables[Variable.reports].flatMap { $0.isEmpty ? nil : $0 })
+            func folder(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
+            return (settings, folder(Variable.reports), folder(Variable.shrink))
         }
 
         /// The plan a check runs under: `plan` with the mode these settings, and the environment's
         /// on top, ask for (`plan`'s own mode when neither gives one), checked as the command
-        /// line checks its flags; and where the reports go.
+        /// line checks its flags, and the folder failures are shrunk into (as given, relative to
+        /// the package root); and where the reports go.
         func plan(_ plan: RunPlan, environment variables: [String: String]) -> (plan: Result<RunPlan, RunPlan.Problem>, reports: String?) {
             let fromEnvironment = Self.environment(variables)
             let settings = asPlanSettings.overridden(by: fromEnvironment.settings)
             let reports = fromEnvironment.reports ?? self.reports
+            var plan = plan
+            plan.shrinkInto = fromEnvironment.shrink ?? shrink ?? plan.shrinkInto
             let givesMode = settings.repeatCount != nil || settings.schedules != nil || settings.seed != nil || settings.replay != nil
             guard givesMode else { return (.success(plan), reports) }
             return (
                 settings.mode().map { mode in
-                    var plan = plan
                     plan.mode = mode
                     return plan
                 }, reports
@@ -105,12 +113,14 @@
 
     extension Trait where Self == ScenarioSettings {
         /// Runs each scenario of the test `repeat` times, under `schedules` schedules drawn from
-        /// `seed`, or under the one schedule `replay` names, and writes the reports into `reports`.
+        /// `seed`, or under the one schedule `replay` names, writes the reports into `reports`, and a
+        /// shrunk copy of each failing scenario into `shrink`.
         /// See ``ScenarioSettings``.
         public static func scenarios(
-            repeat repeatCount: Int? = nil, schedules: Int? = nil, seed: UInt64? = nil, replay: String? = nil, reports: String? = nil
+            repeat repeatCount: Int? = nil, schedules: Int? = nil, seed: UInt64? = nil, replay: String? = nil, reports: String? = nil,
+            shrink: String? = nil
         ) -> Self {
-            ScenarioSettings(repeat: repeatCount, schedules: schedules, seed: seed, replay: replay, reports: reports)
+            ScenarioSettings(repeat: repeatCount, schedules: schedules, seed: seed, replay: replay, reports: reports, shrink: shrink)
         }
     }
 #endif

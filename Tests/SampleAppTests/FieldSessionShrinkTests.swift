@@ -74,7 +74,10 @@ import Testing
     static func shrinksToTheBug(_ file: DiscoveredScenario) async throws {
         let output = (file.path as NSString).deletingLastPathComponent + "/\(file.id)-shrunk-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let shrinker = ScenarioShrinker(driver: FieldSessionDriver(), plan: RunPlan(), settings: ShrinkSettings())
+        // No time limit that a loaded machine could reach: the result must not depend on wall time.
+        var settings = ShrinkSettings()
+        settings.timeLimit = .seconds(3_600)
+        let shrinker = ScenarioShrinker(driver: FieldSessionDriver(), plan: RunPlan(), settings: settings)
         let outcome = await shrinker.shrink(file, to: output)
         guard case .written(let report) = outcome else {
             Issue.record("not written: \(outcome)")

@@ -330,3 +330,50 @@ struct RunCommandTests {
         #expect(result.stdout.contains("Summary:"))
     }
 }
+
+/// `run --shrink DIR`: every failing scenario gets a shrunk copy in DIR, named after its id, which
+/// the console lists and the HTML page links; a passing one gets none.
+@Suite("scenario run --shrink")
+struct RunShrinkTests {
+    static let failing = """
+        {
+          "name": "A block shows an alert the scenario says it must not",
+          "description": "Fails: the alert list must be exact; the extra feed call is not needed for that.",
+          "given": { "session": { "accessToken": "acc-shrink-1", "refreshToken": "ref-shrink-1", "user": { "id": "u1" } } },
+          "exchanges": [
+            { "id": "health", "request": { "path": "/health" }, "response": { "status": 200, "json": { "status": "ok" } } },
+            { "id": "feed-403", "request": { "path": "/feed" }, "response": { "status": 403 } }
+          ],
+          "steps": [
+            { "do": "request", "with": { "path": "/health" } },
+            { "do": "request", "with": { "path": "/feed" } }
+          ],
+          "expect": { "alerts": [] }
+        }
+        """
+
+    @Test func failingScenariosAreShrunkIntoTheFolderAndListed() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Scenarios/blocked/alert.json", Self.failing)
+        try folder.write("Scenarios/fine.json", ScenarioText.empty(name: "Fine"))
+        let result = try ScenarioBinary.run(
+            ["run", "Scenarios", "--shrink", "Reports/shrunk", "--html", "Reports/run.html", "--jobs", "1"], in: folder.url)
+        #expect(result.status == 1, "\(result.output)")
+        #expect(
+            result.stdout.contains(
+                "Shrunk:\n  blocked/alert: Reports/shrunk/blocked/alert.json (2 steps, 2 exchanges -> 1 step, 1 exchange"),
+            "\(result.stdout)")
+        let shrunk = try folder.read("Reports/shrunk/blocked/alert.json")
+        let value = try #require(JSONValue.parse(Data(shrunk.utf8)))
+        #expect(value["steps"]?.arrayValue?.count == 1)
+        #expect(value["exchanges"]?.arrayValue?.first?["id"]?.stringValue == "feed-403")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("Reports/shrunk/fine.json").path))
+        // The page links the copy relative to itself.
+        let page = try folder.read("Reports/run.html")
+        #expect(page.contains(#"shrunk copy: <a href="shrunk/blocked/alert.json">Reports/shrunk/blocked/alert.json</a>"#))
+        // The copy loads and fails the same way.
+        let again = try ScenarioBinary.run(["run", "Reports/shrunk", "--no-reports"], in: folder.url)
+        #expect(again.status == 1)
+        #expect(again.stdout.contains("alerts: expected 0 element(s), got 1 element(s)"), "\(again.stdout)")
+    }
+}

@@ -25,7 +25,7 @@ import Testing
 
     /// Shrinks `text` and returns the result and the report, checking that the result fails the
     /// way the input did.
-    static func shrink(_ text: String, settings: ShrinkSettings = ShrinkSettings()) async throws -> (JSONValue, ShrinkReport) {
+    static func shrink(_ text: String, settings: ShrinkSettings = .unhurried) async throws -> (JSONValue, ShrinkReport) {
         let fixture = try ShrinkFixture(text, driver: ShrinkTestDriver())
         defer { fixture.remove() }
         let outcome = await fixture.shrink(settings)

@@ -57,7 +57,7 @@ import Testing
     @Test func sameNamesThePartToKeepOrItIsRefused() async throws {
         let fixture = try ShrinkFixture(Self.long, driver: ShrinkTestDriver())
         defer { fixture.remove() }
-        var settings = ShrinkSettings()
+        var settings = ShrinkSettings.unhurried
         settings.same = "state.auth"
         guard case .refused(let message) = await fixture.shrink(settings) else {
             Issue.record("a --same that names no part of the failure is refused")
@@ -85,7 +85,7 @@ import Testing
         defer { fixture.remove() }
         let full = try #require(await fixture.shrunk())
         #expect(!full.stoppedEarly)
-        var settings = ShrinkSettings()
+        var settings = ShrinkSettings.unhurried
         settings.stop = { runs in runs >= 2 }
         let stopped = try #require(await fixture.shrunk(settings))
         #expect(stopped.stoppedEarly)
@@ -113,7 +113,7 @@ import Testing
         let fixture = try ShrinkFixture(text, driver: ShrinkTestDriver(), invariants: invariants)
         defer { fixture.remove() }
         let folder = fixture.folder.appendingPathComponent("shrunk/deeper").path
-        let outcome = await ScenarioShrinker(driver: ShrinkTestDriver(), plan: RunPlan(), settings: ShrinkSettings())
+        let outcome = await ScenarioShrinker(driver: ShrinkTestDriver(), plan: RunPlan(), settings: .unhurried)
             .shrink(fixture.input, into: folder)
         guard case .written(let report) = outcome else {
             Issue.record("written: \(outcome)")

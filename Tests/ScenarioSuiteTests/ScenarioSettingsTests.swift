@@ -50,7 +50,10 @@ import Testing
         (ScenarioSettings(repeat: 2, schedules: 3), [:], "'schedules: 3' and 'repeat: 2' cannot be used together"),
         (ScenarioSettings(schedules: 3, replay: "1:2"), [:], #"'replay: "1:2"' and 'schedules: 3' cannot be used together"#),
         (ScenarioSettings(repeat: 5), ["SCENARIO_SEED": "2"], "SCENARIO_SEED=2 goes with schedules"),
-        (ScenarioSettings(replay: "42"), [:], "invalid value '42' for replay: expected SEED:INDEX as a failure printed it, such as 7:42"),
+        (
+            ScenarioSettings(replay: "42"), [:],
+            "invalid value '42' for replay: expected SEED:INDEX as a failure printed it, such as 7:42, or the schedule a shrink printed"
+        ),
         (ScenarioSettings(schedules: 0), [:], "invalid value '0' for schedules: expected a whole number of at least 1"),
         (
             ScenarioSettings(), ["SCENARIO_SCHEDULES": "many"],
@@ -123,6 +126,30 @@ import Testing
         let junit = try String(contentsOfFile: folder + "/junit.xml", encoding: .utf8)
         #expect(junit.components(separatedBy: "<testcase ").count - 1 == 7)
         #expect(junit.contains("wrong-state.json:"), "the failure says where")
+    }
+
+    /// `.scenarios(shrink:)` (or `SCENARIO_SHRINK`, which wins) writes a shrunk copy of a failing
+    /// case's scenario into that folder, as `scenario run --shrink` does; a passing case gets none.
+    @Test func aFailingCaseIsShrunkWhereTheSettingsSay() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-shrunk-\(UUID().uuidString)").path
+        let other = folder + "-environment"
+        defer { for path in [folder, other] { try? FileManager.default.removeItem(atPath: path) } }
+        let failing = ScenarioFile(
+            id: "wrong-state", path: ScenarioSuiteTests.root + "/../Tests/Fixtures/failing-scenarios/wrong-state.json")
+        let outcome = await failing.run(
+            with: ScenarioSuiteTests.driver, plan: RunPlan(), settings: ScenarioSettings(shrink: folder), environment: [:], label: nil)
+        #expect(outcome.result?.status == .failed)
+        #expect(outcome.result?.shrunkCopy == folder + "/wrong-state.json")
+        #expect(FileManager.default.fileExists(atPath: folder + "/wrong-state.json"))
+        _ = await failing.run(
+            with: ScenarioSuiteTests.driver, plan: RunPlan(), settings: ScenarioSettings(shrink: folder),
+            environment: ["SCENARIO_SHRINK": other], label: nil)
+        #expect(FileManager.default.fileExists(atPath: other + "/wrong-state.json"))
+        let passing = try #require(Self.corpus.first)
+        let passed = await passing.run(
+            with: ScenarioSuiteTests.driver, plan: RunPlan(), settings: ScenarioSettings(shrink: folder), environment: [:], label: nil)
+        #expect(passed.result?.status == .passed)
+        #expect(passed.result?.shrunkCopy == nil)
     }
 
     /// A case whose settings are unusable fails, and the report says so instead of leaving it out.

@@ -36,6 +36,7 @@ struct RunCommand: Command {
         .value("--seed", "S", "The seed --schedules draws its schedules from (default: 1)"),
         .value("--replay-schedule", "SEED:INDEX", "Run each scenario under exactly the schedule a failure printed"),
         .flag("--allow-empty", "Exit 0 when no scenario file is found or the selection runs none"),
+        .value("--shrink", "DIR", "Write a shrunk copy of every failing scenario into DIR, named after its id, and list them"),
         .flag(
             "--invariants-only",
             "Check invariants only: leave out every expect, step expectation and unmatched/unused check (mutation scoring); a scenario no invariant governs is skipped"
@@ -119,6 +120,7 @@ struct RunCommand: Command {
             plan = RunPlan(
                 route: route, revealSecrets: arguments.has("--show-secrets"), invariantsOnly: arguments.has("--invariants-only"), mode: mode
             )
+            plan.shrinkInto = arguments.value("--shrink")
         case .failure(.conflict(let first, let second)):
             throw .conflictingOptions(first, second, command: Self.name)
         case .failure(.invalid(let option, let value, let reason)):
@@ -171,6 +173,7 @@ struct RunCommand: Command {
 
         let failures = report.failureSection(outcome.run)
         if !failures.isEmpty { console.out("\n" + failures) }
+        if plan.shrinkInto != nil { console.out(report.shrinkSection(outcome.run)) }
         if context.isGitHubActions {
             for line in GitHubAnnotations.lines(for: outcome.run) { console.out(line + "\n") }
         }
@@ -187,7 +190,7 @@ struct RunCommand: Command {
         }
         if let htmlPath {
             do {
-                try ReportFile.write(HTMLReport.render(outcome.run), to: htmlPath)
+                try ReportFile.write(HTMLReport.render(outcome.run, writtenTo: htmlPath), to: htmlPath)
                 written.append(htmlPath)
             } catch {
                 writeError = writeError ?? error

@@ -33,6 +33,9 @@ public struct RunPlan: Sendable, Hashable, Codable {
     public var invariantsOnly: Bool
     /// How often and in which orders each scenario runs.
     public var mode: Mode
+    /// Where a shrunk copy of each scenario that fails is written, named after its id
+    /// (`run --shrink DIR`, a test bundle's `.scenarios(shrink:)`); `nil`: none is.
+    package var shrinkInto: String?
 
     /// A plan: direct route, secrets masked, everything checked, once.
     public init(route: Route = .direct, revealSecrets: Bool = false, invariantsOnly: Bool = false, mode: Mode = .once) {

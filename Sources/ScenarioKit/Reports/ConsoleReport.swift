@@ -85,6 +85,19 @@ public struct ConsoleReport: Sendable {
         return out
     }
 
+    /// The shrunk copies of the failing scenarios (`run --shrink DIR`), one line each, with what
+    /// shrinking did or why it could not.
+    package func shrinkSection(_ run: RunResult) -> String {
+        let failing = run.scenarios.filter { $0.status == .failed || $0.status == .error }
+        guard !failing.isEmpty else { return "" }
+        var out = "\n" + paint("Shrunk:", .bold) + "\n"
+        for scenario in failing {
+            let note = scenario.shrinkNote ?? "not shrunk"
+            out += "  \(scenario.id): " + (scenario.shrunkCopy.map { "\($0) (\(note))" } ?? note) + "\n"
+        }
+        return out
+    }
+
     /// The closing lines: how many scenarios ran (of how many, when some were skipped) in what
     /// wall time, then
     /// `Summary: N passed, N failed, N skipped` (errors count as failed there).

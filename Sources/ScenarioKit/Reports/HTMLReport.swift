@@ -1,3 +1,5 @@
+import Foundation
+
 /// The picture of a run: one self-contained HTML page (no script, no network, no external
 /// asset) with a summary table and, for every scenario, a sequence diagram of app and backend
 /// on virtual time, its steps, and its checks, the first divergence highlighted.
@@ -6,7 +8,11 @@
 /// page escapes every character it prints.
 public enum HTMLReport {
     /// Renders the run as an HTML document.
-    public static func render(_ run: RunResult) -> String {
+    public static func render(_ run: RunResult) -> String { render(run, writtenTo: nil) }
+
+    /// Renders the run as the HTML document written to `path`, which links a failing scenario to
+    /// its shrunk copy relative to where the page is.
+    package static func render(_ run: RunResult, writtenTo path: String?) -> String {
         var page = """
             <!DOCTYPE html>
             <html lang="en">
@@ -24,10 +30,23 @@ public enum HTMLReport {
             """
         page += summaryTable(run)
         for (offset, result) in run.scenarios.enumerated() {
-            page += section(result, anchor: "s\(offset + 1)")
+            page += section(result, anchor: "s\(offset + 1)", pageFolder: path.map { ($0 as NSString).deletingLastPathComponent })
         }
         page += "</body>\n</html>\n"
         return page
+    }
+
+    /// `file` as a link from a page in `folder`, both as given (relative to the working folder).
+    static func relativePath(to file: String, from folder: String) -> String {
+        let base = FileManager.default.currentDirectoryPath
+        func parts(_ path: String) -> [String] {
+            let absolute = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+            return URL(fileURLWithPath: absolute).standardizedFileURL.pathComponents
+        }
+        let (target, start) = (parts(file), parts(folder.isEmpty ? "." : folder))
+        let shared = zip(target, start).prefix { $0 == $1 }.count
+        let up = Array(repeating: "..", count: start.count - shared)
+        return (up + target[shared...]).joined(separator: "/")
     }
 
     private static func summaryText(_ run: RunResult) -> String {
@@ -73,7 +92,7 @@ public enum HTMLReport {
 
     // MARK: - One scenario
 
-    private static func section(_ result: ScenarioResult, anchor: String) -> String {
+    private static func section(_ result: ScenarioResult, anchor: String, pageFolder: String?) -> String {
         let open = result.status == .passed || result.status == .skipped ? "" : " open"
         var body = """
             <section id="\(anchor)" class="\(result.status.rawValue)">
@@ -85,6 +104,13 @@ public enum HTMLReport {
             \(result.host.isEmpty ? "" : " · " + escape(result.host))</p>
 
             """
+        if let copy = result.shrunkCopy {
+            let href = pageFolder.map { relativePath(to: copy, from: $0) } ?? copy
+            body +=
+                "<p class=\"meta\">shrunk copy: <a href=\"\(escape(href))\">\(escape(copy))</a> (\(escape(result.shrinkNote ?? "")))</p>\n"
+        } else if let note = result.shrinkNote {
+            body += "<p class=\"meta\">\(escape(note))</p>\n"
+        }
         if let error = result.errorMessage {
             let place = result.errorLocation.map { " (\($0))" } ?? ""
             body += "<div class=\"divergence\"><strong>Error\(escape(place))</strong><pre>\(escape(error))</pre></div>\n"

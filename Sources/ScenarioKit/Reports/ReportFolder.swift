@@ -91,7 +91,7 @@ public struct ReportFolder: Sendable {
         let run = RunResult(scenarios: scenarios, wallTime: scenarios.reduce(.zero) { $0 + $1.wallTime })
         for (name, text) in [
             (Self.junitName, JUnitReport.render(run)), (Self.jsonName, JSONReport.render(run)),
-            (Self.htmlName, HTMLReport.render(run)),
+            (Self.htmlName, HTMLReport.render(run, writtenTo: URL(fileURLWithPath: path).appendingPathComponent(Self.htmlName).path)),
         ] {
             let destination = URL(fileURLWithPath: path).appendingPathComponent(name)
             do { try Data(text.utf8).write(to: destination, options: .atomic) } catch {

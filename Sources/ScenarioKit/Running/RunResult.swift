@@ -112,6 +112,10 @@ public struct ScenarioResult: Sendable, Codable {
     public var jobs = 0
     /// How many schedules the scenario ran under (1 unless exploring).
     public var schedules = 1
+    /// Where its shrunk copy was written, when the plan shrinks failures and this one could be.
+    package var shrunkCopy: String?
+    /// What shrinking it did (`135 steps, 15 exchanges -> 1 step, 2 exchanges ...`), or why it could not.
+    package var shrinkNote: String?
     /// Where it ran: the host's mode and capture level (`whole process, full capture`), which
     /// decide what of the stack a run owns (see ``ScenarioHost``).
     package var host = ""

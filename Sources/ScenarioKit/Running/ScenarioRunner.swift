@@ -43,7 +43,37 @@ public struct ScenarioRunner: Sendable {
         case .explored, .replay:
             outcome = await Explorer(runner: self).run(scenario)
         }
-        return (outcome.reported(), outcome.record)
+        var result = outcome.reported()
+        if let folder = plan.shrinkInto, result.status == .failed || result.status == .error {
+            await shrinkCopy(of: scenario, failing: &result, into: folder)
+        }
+        return (result, outcome.record)
+    }
+
+    /// How long shrinking one failure of a run may take: the best found by then is written.
+    static let shrinkTimeLimit: Duration = .seconds(60)
+
+    /// Shrinks the failing `scenario` into `folder` (``ScenarioShrinker``), in this process, under
+    /// this plan's route and the schedule it failed under, and says in `result` what came of it.
+    private func shrinkCopy(of scenario: Scenario, failing result: inout ScenarioResult, into folder: String) async {
+        if case .repeated = plan.mode, result.steps.contains(where: { $0.label.hasPrefix("repeat ") }) {
+            result.shrinkNote = "not shrunk: it does not fail the same way on every run"
+            return
+        }
+        var settings = ShrinkSettings()
+        settings.timeLimit = Self.shrinkTimeLimit
+        settings.schedule = result.scheduleTaken.map { JobSchedule($0) }
+        let plan = RunPlan(route: self.plan.route, revealSecrets: self.plan.revealSecrets, invariantsOnly: self.plan.invariantsOnly)
+        let shrinker = ScenarioShrinker(driver: driver, plan: plan, settings: settings)
+        switch await shrinker.shrink(DiscoveredScenario(path: scenario.file, id: scenario.id), into: folder) {
+        case .written(let report):
+            result.shrunkCopy = report.output
+            result.shrinkNote = report.summary
+        case .passes(let why), .refused(let why):
+            result.shrinkNote = "not shrunk: " + why
+        case .unloadable(let failure):
+            result.shrinkNote = "not shrunk: " + failure.description
+        }
     }
 
     /// One run on a thread of its own, its jobs in the order `schedule` draws.

@@ -21,12 +21,12 @@ struct ShrinkFixture {
     /// Where the result goes: beside the input unless told.
     var output: String { folder.appendingPathComponent("min.json").path }
 
-    func shrink(_ settings: ShrinkSettings = ShrinkSettings(), to output: String? = nil) async -> ShrinkOutcome {
+    func shrink(_ settings: ShrinkSettings = .unhurried, to output: String? = nil) async -> ShrinkOutcome {
         await ScenarioShrinker(driver: driver, plan: RunPlan(), settings: settings).shrink(input, to: output ?? self.output)
     }
 
     /// The shrink's report; records an issue and returns `nil` when nothing was written.
-    func shrunk(_ settings: ShrinkSettings = ShrinkSettings()) async -> ShrinkReport? {
+    func shrunk(_ settings: ShrinkSettings = .unhurried) async -> ShrinkReport? {
         let outcome = await shrink(settings)
         guard case .written(let report) = outcome else { return nil }
         return report
@@ -46,4 +46,14 @@ struct ShrinkFixture {
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
+}
+
+extension ShrinkSettings {
+    /// The default settings with no time limit a loaded machine could reach: what a test shrinks
+    /// to must not depend on wall time (the limit's own test sets one of its own).
+    static var unhurried: ShrinkSettings {
+        var settings = ShrinkSettings()
+        settings.timeLimit = .seconds(3_600)
+        return settings
+    }
 }
