@@ -30,6 +30,8 @@ package struct OpenAPIOperation: Sendable {
     package var parameters: [Parameter]
     package var requestBody: DocumentNode?
     package var responses: DocumentNode?
+    /// The `responses` key, where a status the document does not list is pointed at.
+    package var responsesKey: DocumentNode?
     /// Alternatives of security scheme names; `nil` when the document names none, `[]` when the
     /// operation says it takes no credentials.
     package var security: [[String]]?
@@ -63,7 +65,8 @@ extension OpenAPIDocument {
                     merged.removeAll { $0.name == parameter.name && $0.location == parameter.location }
                     merged.append(parameter)
                 }
-                let responses = member(operation, "responses").map(resolved)
+                let responsesEntry = memberEntry(operation, "responses")
+                let responses = responsesEntry.map { resolved($0.value) }
                 if let responses, kind(responses) != .object {
                     throw issue(responses, "the responses of \(key.uppercased()) \(TerminalSafe.escape(template)) must be a mapping")
                 }
@@ -71,6 +74,7 @@ extension OpenAPIDocument {
                     OpenAPIOperation(
                         method: key.uppercased(), template: template, segments: Self.segments(of: template), key: keyNode,
                         parameters: merged, requestBody: member(operation, "requestBody").map(resolved), responses: responses,
+                        responsesKey: responsesEntry?.key,
                         security: member(operation, "security").map(securityRequirements) ?? globalSecurity))
             }
         }
