@@ -34,10 +34,7 @@ extension OpenAPIDocument {
                 if !candidates.isEmpty { break }
             }
         }
-        guard !candidates.isEmpty else {
-            let templates = Array(Set(operations.map(\.template))).sorted()
-            return .pathNotDocumented(nearest: Suggestion.closest(to: text, in: templates))
-        }
+        guard !candidates.isEmpty else { return .pathNotDocumented(nearest: nearestTemplate(to: text)) }
         guard let method else { return .tooBroad("the exchange matches any method") }
         let forMethod = candidates.filter { operations[$0.index].method == method.uppercased() }
         guard let best = forMethod.max(by: { $0.literals < $1.literals }) else {
@@ -48,6 +45,21 @@ extension OpenAPIDocument {
                 template: template, documented: documented, at: best.map { operations[$0.index].key } ?? root)
         }
         return .operation(operations[best.index], pathValues: best.values)
+    }
+
+    /// The template closest to `path`, segment by segment (a parameter takes any segment), when
+    /// it is close enough to be a slip.
+    private func nearestTemplate(to path: String) -> String? {
+        let given = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        var best: (template: String, distance: Int)?
+        for operation in operations where operation.segments.count == given.count {
+            let distance = zip(operation.segments, given).reduce(0) { total, pair in
+                if case .literal(let literal) = pair.0 { return total + Suggestion.distance(literal, pair.1) }
+                return total
+            }
+            if distance > 0, distance <= max(2, path.count / 4), distance < (best?.distance ?? .max) { best = (operation.template, distance) }
+        }
+        return best?.template
     }
 
     /// The operations whose template matches: by index, how many literal segments matched (the

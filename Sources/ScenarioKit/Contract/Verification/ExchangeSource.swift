@@ -44,6 +44,16 @@ package struct ExchangeSource: Sendable {
         return result
     }
 
+    /// Where the key at `keys` is written, when it is (names compared ignoring case).
+    package func written(_ keys: String...) -> ScenarioLocation? {
+        var current = node
+        for key in keys {
+            guard let member = current.members?.first(where: { $0.key.caseInsensitiveCompare(key) == .orderedSame }) else { return nil }
+            current = member.value
+        }
+        return location(keys)
+    }
+
     /// A place inside the JSON value written under `keys` (a body): at `line`/`column` when the
     /// value has places of its own, at the key holding it when not; the path is the scenario's
     /// path to the value followed by `bodyPath` (`$.data.id`).

@@ -79,7 +79,7 @@ extension OpenAPIVerifier {
         guard let media = MediaTypes.select(declared ?? "*/*", in: content, document: document) else {
             verdict.findings.append(
                 ContractFinding(
-                    .mediaTypeNotDocumented, at: declared == nil ? bodyLocation : source.location("response", "headers", "Content-Type"),
+                    .mediaTypeNotDocumented, at: source.written("response", "headers", "Content-Type") ?? bodyLocation,
                     source: document.place(content), expected: "a body of \(mediaTypes.joined(separator: ", "))",
                     actual: declared ?? "a body without a Content-Type"))
             return

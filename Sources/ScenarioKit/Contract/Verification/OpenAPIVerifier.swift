@@ -42,7 +42,7 @@ package struct OpenAPIVerifier: Sendable {
             let written = exchange.request.path.map { if case .pattern = $0 { "pathPattern" } else { "path" } } ?? "path"
             verdict.findings.append(
                 ContractFinding(
-                    .pathNotDocumented, at: source.location("request", written), source: document.member(document.root, "paths").map(document.place),
+                    .pathNotDocumented, at: source.location("request", written), source: document.memberEntry(document.root, "paths").map { document.place($0.key) },
                     expected: "a path of the document" + (nearest.map { " (the nearest is \($0))" } ?? ""),
                     actual: Self.pathText(exchange.request.path)))
             return verdict
