@@ -94,8 +94,8 @@ struct VerifyCommand: Command {
         if !run.loadFailures.isEmpty { return .fileProblem }
         let counts = run.exchangeCounts
         if (counts[.findings] ?? 0) > 0 { return .failure }
-        if (counts[.conforms] ?? 0) == 0, !allowEmpty {
-            throw .nothingSelected("no exchange was checked (every one was skipped or could not be checked)")
+        if (counts[.conforms] ?? 0) + (counts[.couldNotCheck] ?? 0) == 0, !allowEmpty {
+            throw .nothingSelected("no exchange was checked (there were none, or every one was left out)")
         }
         if (counts[.couldNotCheck] ?? 0) > 0, !allowUnchecked { return .failure }
         return .success

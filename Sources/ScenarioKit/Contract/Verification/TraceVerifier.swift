@@ -80,7 +80,8 @@ package struct TraceVerifier: Sendable {
             verdict.findings.append(
                 ContractFinding(
                     .statusNeverCaptured, at: source.location("response", "status"), source: first.place,
-                    expected: "a status the \(route.count) captures of this route show (\(seen))", actual: String(code)))
+                    expected: "a status \(route.count == 1 ? "the capture" : "the \(route.count) captures") of this route show\(route.count == 1 ? "s" : "") (\(seen))",
+                    actual: String(code)))
             return verdict
         }
         compareHeaders(response, with: sameStatus, source: source, into: &verdict)
