@@ -44,6 +44,16 @@ public struct ExampleCorpus: Sendable {
 
     private var loader: ScenarioLoader { ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys) }
 
+    /// Every scripted answer of the corpus checked against the OpenAPI document at `document`
+    /// (relative to the package root), as `scenario verify` checks it.
+    package func verified(against document: String) throws -> VerificationRun {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent(document).path
+        let verifier = OpenAPIVerifier(document: try OpenAPIDocument.load(path: path))
+        let entries = scenarios.map { SuiteRunner.Entry(path: $0.path, id: $0.id, loaded: loader.load(contentsOf: $0.path, id: $0.id)) }
+        return ContractVerification.run(entries, against: document, driver: driver, showSecrets: false, verdict: verifier.verify)
+    }
+
     /// Runs a scenario once.
     public func run(_ id: String, route: RunOptions.Route) async throws -> ScenarioResult {
         await ScenarioRunner(driver: driver, options: RunOptions(route: route)).run(try load(id))
