@@ -248,6 +248,14 @@ import Testing
         #expect(tree.position(try #require(tree.member(a, "c"))) == (3, 6))
     }
 
+    @Test func flowCollectionsOverManyLinesKeepTheLineCount() throws {
+        // A flow list's end is looked past for a ':' and stepped back from: its lines are counted once.
+        let text = "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": [\n    3\n  ]\n}\n"
+        #expect(try Self.value(text) == ["a": [1, 2], "b": [3]])
+        let issue = try #require(Self.issue("a: [\n  1,\n  2\n]\nb: *nothing\n"))
+        #expect(issue.location.line == 5 && issue.location.column == 4)
+    }
+
     @Test func strictJSONRefusesWhatOnlyYAMLAllows() {
         #expect(Self.issue(#"{"a": 1,}"#, json: true)?.message.contains("trailing comma") == true)
         #expect(Self.issue("{\"a\": 1} # c", json: true) != nil)

@@ -143,12 +143,12 @@ extension YAMLReader.Scanner {
                 path.append(.index(count))
                 let node = try parseFlowNode()
                 path.removeLast()
-                let after = offset
+                let after = (offset, line)
                 _ = try skipFlowSpace()
                 if peek() == UInt8(ascii: ":") {
                     throw issue("a 'key: value' inside [ ] is not supported", at: offset, hint: "write it as { key: value }")
                 }
-                offset = after
+                (offset, line) = after
                 pending.append(node)
             }
             count += 1
