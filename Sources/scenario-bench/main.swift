@@ -6,7 +6,7 @@ import SessionKitDriver
 //   swift build -c release && .build/release/scenario-bench
 // It reads Scenarios/ and runs the `scenario` program built beside it. `--quick` runs less;
 // `--traces` prints only the trace import figures; `--exchanges` only the per-exchange ones (to
-// profile the engine's share).
+// profile the engine's share); `--contracts` only the API document figures.
 
 let repository = FileManager.default.currentDirectoryPath
 let binFolder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
@@ -17,6 +17,12 @@ let quick = CommandLine.arguments.contains("--quick")
 // `--traces`: only the trace import figures (they need the release `scenario` beside the bench).
 if CommandLine.arguments.contains("--traces") {
     traceFigures()
+    exit(0)
+}
+
+// `--contracts`: only the API document and verification figures.
+if CommandLine.arguments.contains("--contracts") {
+    contractFigures()
     exit(0)
 }
 
@@ -335,3 +341,4 @@ func traceFigures() {
 }
 
 traceFigures()
+contractFigures()

@@ -44,6 +44,17 @@ public struct ExampleCorpus: Sendable {
 
     private var loader: ScenarioLoader { ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys) }
 
+    /// What keeps the corpus from conforming to the OpenAPI document at `document` (relative to
+    /// the package root): each finding, each exchange that could not be checked and each file that
+    /// did not load; and how many exchanges conform.
+    package func contractProblems(against document: String) throws -> (problems: [String], conforming: Int) {
+        let run = try verified(against: document)
+        let problems = run.loadFailures.map(\.description) + run.scenarios.flatMap(\.exchanges).flatMap { exchange in
+            exchange.findings.map(\.description) + exchange.unchecked.map { "\(exchange.location): could not check: \($0.description)" }
+        }
+        return (problems, run.exchangeCounts[.conforms] ?? 0)
+    }
+
     /// Every scripted answer of the corpus checked against the OpenAPI document at `document`
     /// (relative to the package root), as `scenario verify` checks it.
     package func verified(against document: String) throws -> VerificationRun {

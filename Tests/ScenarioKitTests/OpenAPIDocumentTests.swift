@@ -8,6 +8,22 @@ import Testing
 @Suite struct OpenAPIDocumentTests {
     static let head = "openapi: 3.1.0\ninfo: { title: t, version: \"1\" }\n"
 
+    /// A document of one operation whose answer's schema is a `$ref` to `reference`.
+    static func answering(_ path: String, with reference: String) -> String {
+        head + """
+            paths:
+              \(path):
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: { $ref: "\(reference)" }
+
+            """
+    }
+
     @Test func whatIsNoOpenAPIDocumentIsRefusedSayingWhat() throws {
         let folder = try ContractFolder()
         let cases: [(text: String, name: String, says: String)] = [
@@ -27,16 +43,7 @@ import Testing
 
     @Test func aRefThatLeadsNowhereIsRefusedAtTheRef() throws {
         let folder = try ContractFolder()
-        let text = Self.head + """
-            paths:
-              /a:
-                get:
-                  responses:
-                    "200":
-                      description: ok
-                      content:
-                        application/json:
-                          schema: { $ref: "#/components/schemas/Usr" }
+        let text = Self.answering("/a", with: "#/components/schemas/Usr") + """
             components:
               schemas:
                 User: { type: object }
@@ -93,18 +100,7 @@ import Testing
         let folder = try ContractFolder()
         try folder.write("schemas/user.yaml", "User:\n  type: object\n  required: [id]\n  properties:\n    id: { $ref: \"../common.json#/Id\" }\n")
         try folder.write("common.json", #"{"Id": {"type": "string", "minLength": 2}}"#)
-        let document = try folder.document(
-            Self.head + """
-                paths:
-                  /users/me:
-                    get:
-                      responses:
-                        "200":
-                          description: ok
-                          content:
-                            application/json:
-                              schema: { $ref: "schemas/user.yaml#/User" }
-                """)
+        let document = try folder.document(Self.answering("/users/me", with: "schemas/user.yaml#/User"))
         #expect(document.files.count == 3)
         let verdict = try folder.verdict(
             exchanges: ContractFixtures.exchange("me", #"{ "method": "GET", "path": "/users/me" }"#, #"{ "status": 200, "json": { "id": "x" } }"#),

@@ -86,13 +86,7 @@ extension OpenAPISchemaValidator {
                 }
             }
         default:
-            guard let bound = document.number(keywordValue) else { return note(key, keyNode, "'\(key)' must be a number") }
-            let count = Double(members.count)
-            if key == "minProperties" ? count < bound : count > bound {
-                refuse(
-                    path, place, key, keyNode, expected: "\(key == "minProperties" ? "at least" : "at most") \(Int(bound)) members",
-                    actual: "\(members.count)")
-            }
+            checkCount(members.count, of: "members", key, keyNode, keywordValue, path, at: place)
         }
     }
 
@@ -119,13 +113,7 @@ extension OpenAPISchemaValidator {
                     actual: "a repeated \(Self.describe(element.value))")
             }
         default:
-            guard let bound = document.number(keywordValue) else { return note(key, keyNode, "'\(key)' must be a number") }
-            let count = Double(elements.count)
-            if key == "minItems" ? count < bound : count > bound {
-                refuse(
-                    path, place, key, keyNode, expected: "\(key == "minItems" ? "at least" : "at most") \(Int(bound)) elements",
-                    actual: "\(elements.count)")
-            }
+            checkCount(elements.count, of: "elements", key, keyNode, keywordValue, path, at: place)
         }
     }
 
@@ -143,13 +131,20 @@ extension OpenAPISchemaValidator {
             }
             return
         }
-        guard let bound = document.number(keywordValue) else { return note(key, keyNode, "'\(key)' must be a number") }
         // JSON Schema counts characters as Unicode code points.
-        let count = Double(text.unicodeScalars.count)
-        if key == "minLength" ? count < bound : count > bound {
-            refuse(
-                path, place, key, keyNode, expected: "\(key == "minLength" ? "at least" : "at most") \(Int(bound)) characters",
-                actual: "\(Int(count)) in \(Self.describe(value.value))")
+        let count = text.unicodeScalars.count
+        checkCount(count, of: "characters", key, keyNode, keywordValue, path, at: place, actual: "\(count) in \(Self.describe(value.value))")
+    }
+
+    /// `min…` and `max…` (`Items`, `Properties`, `Length`): `count` against the keyword's bound.
+    private mutating func checkCount(
+        _ count: Int, of noun: String, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ path: String,
+        at place: ValuePlace?, actual: String? = nil
+    ) {
+        guard let bound = document.number(keywordValue) else { return note(key, keyNode, "'\(key)' must be a number") }
+        let lower = key.hasPrefix("min")
+        if lower ? Double(count) < bound : Double(count) > bound {
+            refuse(path, place, key, keyNode, expected: "\(lower ? "at least" : "at most") \(Int(bound)) \(noun)", actual: actual ?? "\(count)")
         }
     }
 

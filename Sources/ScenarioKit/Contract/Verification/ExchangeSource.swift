@@ -89,3 +89,24 @@ package struct ExchangeSource: Sendable {
         }
     }
 }
+
+/// What checks scripted exchanges (an API document, captures): every exchange not left out is
+/// handed to ``check(_:source:into:)``.
+package protocol ExchangeVerifier: Sendable {
+    /// Records what `exchange` (written at `source`) disagrees on, or could not be checked for.
+    func check(_ exchange: Exchange, source: ExchangeSource, into verdict: inout ExchangeVerdict)
+}
+
+extension ExchangeVerifier {
+    /// The verdict on every exchange of `scenario`, whose parsed file is `root`.
+    package func verify(_ scenario: Scenario, root: JSONNode) -> ScenarioVerdict {
+        let verdicts = ExchangeSource.pairs(scenario, root: root).map { exchange, source in
+            var verdict = ExchangeVerdict(id: exchange.id, location: source.location(), route: ExchangeSource.route(exchange))
+            verdict.skipReason = source.skipReason
+            if verdict.skipReason == nil { check(exchange, source: source, into: &verdict) }
+            return verdict
+        }
+        return ScenarioVerdict(id: scenario.id, name: scenario.name, location: scenario.location, exchanges: verdicts)
+    }
+}
+

@@ -5,7 +5,7 @@ import HTTPCore
 /// of the document (path template, method, the parameters and headers the matcher pins, its
 /// body), and its answer must be documented (status, required headers, media type, and the body
 /// against the response schema).
-package struct OpenAPIVerifier: Sendable {
+package struct OpenAPIVerifier: ExchangeVerifier {
     package let document: OpenAPIDocument
     let patterns = PatternCache()
 
@@ -17,18 +17,7 @@ package struct OpenAPIVerifier: Sendable {
 
     package init(document: OpenAPIDocument) { self.document = document }
 
-    /// The verdict on every exchange of `scenario`, whose parsed file is `root`.
-    package func verify(_ scenario: Scenario, root: JSONNode) -> ScenarioVerdict {
-        let verdicts = ExchangeSource.pairs(scenario, root: root).map { verify($0, source: $1) }
-        return ScenarioVerdict(id: scenario.id, name: scenario.name, location: scenario.location, exchanges: verdicts)
-    }
-
-    func verify(_ exchange: Exchange, source: ExchangeSource) -> ExchangeVerdict {
-        var verdict = ExchangeVerdict(id: exchange.id, location: source.location(), route: ExchangeSource.route(exchange))
-        if let reason = source.skipReason {
-            verdict.skipReason = reason
-            return verdict
-        }
+    package func check(_ exchange: Exchange, source: ExchangeSource, into verdict: inout ExchangeVerdict) {
         let operation: OpenAPIOperation
         let pathValues: [String: String]
         switch document.route(method: exchange.request.method?.rawValue, path: exchange.request.path) {
@@ -37,7 +26,7 @@ package struct OpenAPIVerifier: Sendable {
             pathValues = values
         case .tooBroad(let reason):
             verdict.unchecked.append(UncheckedPart(reason + ", so no one operation of the document stands for it"))
-            return verdict
+            return
         case .pathNotDocumented(let nearest):
             let written = exchange.request.path.map { if case .pattern = $0 { "pathPattern" } else { "path" } } ?? "path"
             verdict.findings.append(
@@ -45,19 +34,18 @@ package struct OpenAPIVerifier: Sendable {
                     .pathNotDocumented, at: source.location("request", written), source: document.memberEntry(document.root, "paths").map { document.place($0.key) },
                     expected: "a path of the document" + (nearest.map { " (the nearest is \($0))" } ?? ""),
                     actual: Self.pathText(exchange.request.path)))
-            return verdict
+            return
         case .methodNotDocumented(let template, let documented, let at):
             verdict.findings.append(
                 ContractFinding(
                     .methodNotDocumented, at: source.location("request", "method"), source: document.place(at),
                     expected: "one of \(documented.joined(separator: ", ")) on \(template)", actual: exchange.request.method?.rawValue ?? "any"))
-            return verdict
+            return
         }
         checkRequest(exchange.request, operation: operation, pathValues: pathValues, source: source, into: &verdict)
         if case .response(let response) = exchange.reply {
             checkResponse(response, operation: operation, source: source, into: &verdict)
         }
-        return verdict
     }
 
     static func pathText(_ rule: PathRule?) -> String {

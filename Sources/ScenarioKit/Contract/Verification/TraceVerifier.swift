@@ -6,7 +6,7 @@ import HTTPCore
 /// status ever seen; are the scripted body's members ones the captures have, with types they use;
 /// does the script leave out a header every capture sends; is `Retry-After` in a form the captures
 /// use. A route no capture answers could not be checked, and is never counted as passing.
-package struct TraceVerifier: Sendable {
+package struct TraceVerifier: ExchangeVerifier {
     /// One captured answer, with the file and entry it came from.
     struct Capture: Sendable {
         var method: String
@@ -48,21 +48,10 @@ package struct TraceVerifier: Sendable {
         self.entryCount = count
     }
 
-    /// The verdict on every exchange of `scenario`, whose parsed file is `root`.
-    package func verify(_ scenario: Scenario, root: JSONNode) -> ScenarioVerdict {
-        let verdicts = ExchangeSource.pairs(scenario, root: root).map { verify($0, source: $1) }
-        return ScenarioVerdict(id: scenario.id, name: scenario.name, location: scenario.location, exchanges: verdicts)
-    }
-
-    func verify(_ exchange: Exchange, source: ExchangeSource) -> ExchangeVerdict {
-        var verdict = ExchangeVerdict(id: exchange.id, location: source.location(), route: ExchangeSource.route(exchange))
-        if let reason = source.skipReason {
-            verdict.skipReason = reason
-            return verdict
-        }
+    package func check(_ exchange: Exchange, source: ExchangeSource, into verdict: inout ExchangeVerdict) {
         guard case .response(let response) = exchange.reply else {
             verdict.unchecked.append(UncheckedPart("a scripted fault is no answer a capture can show"))
-            return verdict
+            return
         }
         let method = exchange.request.method?.rawValue.uppercased()
         let route = captures.filter { capture in
@@ -71,7 +60,7 @@ package struct TraceVerifier: Sendable {
         guard let first = route.first else {
             verdict.unchecked.append(
                 UncheckedPart("no capture answers \(OpenAPIVerifier.pathText(exchange.request.path)) (\(entryCount) captured entries looked at)"))
-            return verdict
+            return
         }
         let code = response.status.code
         let sameStatus = route.filter { $0.response.status == code }
@@ -82,11 +71,10 @@ package struct TraceVerifier: Sendable {
                     .statusNeverCaptured, at: source.location("response", "status"), source: first.place,
                     expected: "a status \(route.count == 1 ? "the capture" : "the \(route.count) captures") of this route show\(route.count == 1 ? "s" : "") (\(seen))",
                     actual: String(code)))
-            return verdict
+            return
         }
         compareHeaders(response, with: sameStatus, source: source, into: &verdict)
         compareBody(response, with: sameStatus, example: example, source: source, into: &verdict)
-        return verdict
     }
 
     private func compareHeaders(_ response: HTTPResponse, with captures: [Capture], source: ExchangeSource, into verdict: inout ExchangeVerdict) {
