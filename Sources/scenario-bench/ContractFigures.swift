@@ -3,9 +3,10 @@ import ScenarioKit
 import SessionKitDriver
 
 /// `--contracts`: reading and indexing API documents in YAML and in JSON (time, and the peak
-/// memory the read adds over the document's size), whether both forms give the same value, and
-/// verifying the corpus against Scenarios/openapi.yaml. `--contracts-document A.yaml=A.json` adds
-/// a real document of one's own in both forms (one a package ships; never kept in the repository).
+/// memory the read adds, in a process of its own), whether both forms give the same value, and
+/// verifying the corpus against Scenarios/openapi.yaml. `--contracts-document A.yaml=A.json`
+/// (repeatable) adds a real document in both forms (one a package ships; never kept in the
+/// repository: `scripts/bench-public-documents`).
 func contractFigures() {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contract-bench-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -23,38 +24,41 @@ func contractFigures() {
         }
         pairs.append(("generated", yaml, json))
     }
-    for argument in CommandLine.arguments.drop(while: { $0 != "--contracts-document" }).dropFirst().prefix(1) {
-        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+    let arguments = CommandLine.arguments
+    for (index, argument) in arguments.enumerated() where argument == "--contracts-document" && index + 1 < arguments.count {
+        let parts = arguments[index + 1].split(separator: "=", maxSplits: 1).map(String.init)
         if parts.count == 2 { pairs.append((URL(fileURLWithPath: parts[0]).lastPathComponent, parts[0], parts[1])) }
     }
-    var table = Table(title: "API documents: read and index (OpenAPIDocument.load), in this process")
-    table.add("document", "form", "file MB", "nodes", "wall", "peak added MB", "added / file", "same value as the other form")
+    var table = Table(title: "API documents: read and index (OpenAPIDocument.load)")
+    table.add("document", "form", "file MB", "nodes", "read+index", "in a fresh process", "peak added MB", "added / file", "same value as the other form")
     for pair in pairs {
         var documents: [OpenAPIDocument] = []
         for (form, path) in [("YAML", pair.yaml), ("JSON", pair.json)] {
             let size = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_048_576
-            let (document, wall, added) = ProcessMemory.measure { try? OpenAPIDocument.load(path: path) }
-            guard let document else {
-                table.add(pair.label, form, format(size), "-", "does not load", "", "", "")
+            let started = ContinuousClock.now
+            let loaded = try? OpenAPIDocument.load(path: path)
+            let wall = ContinuousClock.now - started
+            guard let document = loaded else {
+                table.add(pair.label, form, format(size), "-", "does not load", "", "", "", "")
                 continue
             }
+            let fresh = DocumentLoad.inFreshProcess(path)
             documents.append(document)
-            let same: String
+            var same = ""
             if documents.count == 2 {
                 let (left, right) = (documents[0], documents[1])
-                let started = ContinuousClock.now
+                let compared = ContinuousClock.now
                 let equal = DocumentTree.sameValue(left.files[0], left.files[0].root, right.files[0], right.files[0].root)
-                same = "\(equal ? "yes" : "NO") (compared in \(format((ContinuousClock.now - started).seconds * 1000)) ms)"
-            } else {
-                same = ""
+                same = "\(equal ? "yes" : "NO") (compared in \(format((ContinuousClock.now - compared).seconds * 1000)) ms)"
             }
             table.add(
                 pair.label, form, format(size), "\(document.files.reduce(0) { $0 + $1.nodeCount })", "\(format(wall.seconds, 3)) s",
-                format(added), format(added / max(size, 0.001), 2), same)
+                fresh.map { "\(format($0.wall, 3)) s" } ?? "-", fresh.map { format($0.added) } ?? "-",
+                fresh.map { format($0.added / max(size, 0.001), 2) } ?? "-", same)
         }
     }
     table.print()
-    print("peak added: the highest resident memory while reading, less what the process held before it (Linux: VmHWM after clear_refs)")
+    print("peak added: the process's high-water mark after the read less before it (VmHWM), in a benchmark process started for it")
     corpusVerification()
 }
 
@@ -83,28 +87,43 @@ private func corpusVerification() {
     table.print()
 }
 
-/// The peak resident memory a piece of work adds, on Linux by resetting the process's high-water
-/// mark first (`/proc/self/clear_refs`); elsewhere nothing is measured.
-enum ProcessMemory {
-    static func measure<T>(_ work: () -> T) -> (T, Duration, Double) {
-        let before = kilobytes("VmRSS:")
-        resetPeak()
+/// A document read in a process of its own (this program started again with
+/// `--contracts-load PATH`), which reports what the read added to its peak memory: the
+/// benchmark's own memory, the generated documents included, stays out of the figure.
+enum DocumentLoad {
+    /// In the started process: reads the document and prints `wall-seconds added-megabytes`.
+    static func reportIfAsked() {
+        let arguments = CommandLine.arguments
+        guard let index = arguments.firstIndex(of: "--contracts-load"), index + 1 < arguments.count else { return }
+        let before = highWaterKilobytes()
         let started = ContinuousClock.now
-        let result = work()
+        let document = try? OpenAPIDocument.load(path: arguments[index + 1])
         let wall = ContinuousClock.now - started
-        let peak = kilobytes("VmHWM:")
-        return (result, wall, Double(max(0, peak - before)) / 1024)
+        let added = Double(highWaterKilobytes() - before) / 1024
+        print(document == nil ? "error" : "\(wall.seconds) \(added)")
+        exit(document == nil ? 2 : 0)
     }
 
-    private static func resetPeak() {
+    static func inFreshProcess(_ path: String) -> (wall: Double, added: Double)? {
         #if os(Linux)
-            try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            process.arguments = ["--contracts-load", path]
+            let output = Pipe()
+            process.standardOutput = output
+            guard (try? process.run()) != nil else { return nil }
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let fields = String(decoding: data, as: UTF8.self).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return fields.count == 2 ? (fields[0], fields[1]) : nil
+        #else
+            return nil
         #endif
     }
 
-    private static func kilobytes(_ field: String) -> Int {
+    private static func highWaterKilobytes() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
         else { return 0 }
         return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) } ?? 0
     }

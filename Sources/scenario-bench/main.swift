@@ -20,6 +20,9 @@ if CommandLine.arguments.contains("--traces") {
     exit(0)
 }
 
+// A process the `--contracts` figures start to read one document in.
+DocumentLoad.reportIfAsked()
+
 // `--contracts`: only the API document and verification figures.
 if CommandLine.arguments.contains("--contracts") {
     contractFigures()
