@@ -30,7 +30,9 @@ func contractFigures() {
         if parts.count == 2 { pairs.append((URL(fileURLWithPath: parts[0]).lastPathComponent, parts[0], parts[1])) }
     }
     var table = Table(title: "API documents: read and index (OpenAPIDocument.load)")
-    table.add("document", "form", "file MB", "nodes", "read+index", "in a fresh process", "peak added MB", "added / file", "same value as the other form")
+    table.add(
+        "document", "form", "file MB", "nodes", "read+index", "in a fresh process", "peak added MB", "added / file",
+        "same value as the other form")
     for pair in pairs {
         var documents: [OpenAPIDocument] = []
         for (form, path) in [("YAML", pair.yaml), ("JSON", pair.json)] {
@@ -77,13 +79,18 @@ private func corpusVerification() {
     }
     let loaded = ContinuousClock.now
     let verifier = OpenAPIVerifier(document: document)
-    let run = ContractVerification.run(entries, against: "Scenarios/openapi.yaml", driver: driver, showSecrets: false, verdict: verifier.verify)
+    let run = ContractVerification.run(
+        entries, against: "Scenarios/openapi.yaml", driver: driver, showSecrets: false, verdict: verifier.verify)
     let done = ContinuousClock.now
     let exchanges = run.exchangeCounts.values.reduce(0, +)
     table.add("load document and scenarios", "\(format((loaded - started).seconds * 1000)) ms", "")
-    table.add("verify (parse for places, check, mask)", "\(format((done - loaded).seconds * 1000)) ms", "\(exchanges), \(run.findingCount) findings")
+    table.add(
+        "verify (parse for places, check, mask)", "\(format((done - loaded).seconds * 1000)) ms",
+        "\(exchanges), \(run.findingCount) findings")
     let child = Measure.child(scenarioProgram, ["verify", "Scenarios", "--openapi", "Scenarios/openapi.yaml"], in: repository)
-    table.add("scenario verify (a process of its own)", "\(format(child.wall.seconds * 1000)) ms (exit \(child.status)), peak \(format(child.peakMegabytes)) MB", "")
+    table.add(
+        "scenario verify (a process of its own)",
+        "\(format(child.wall.seconds * 1000)) ms (exit \(child.status)), peak \(format(child.peakMegabytes)) MB", "")
     table.print()
 }
 
@@ -114,7 +121,9 @@ enum DocumentLoad {
             guard (try? process.run()) != nil else { return nil }
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            let fields = String(decoding: data, as: UTF8.self).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            let fields = String(decoding: data, as: UTF8.self).split(separator: " ").compactMap {
+                Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             return fields.count == 2 ? (fields[0], fields[1]) : nil
         #else
             return nil

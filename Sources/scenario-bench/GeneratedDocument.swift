@@ -29,13 +29,19 @@ enum GeneratedDocument {
             size += 2_900
             index += 1
         }
-        schemas["Problem"] = ["type": "object", "required": ["code"], "properties": ["code": ["type": "string"], "detail": ["type": "string"]]]
+        schemas["Problem"] = [
+            "type": "object", "required": ["code"], "properties": ["code": ["type": "string"], "detail": ["type": "string"]],
+        ]
         return [
             "openapi": "3.1.0", "info": ["title": "Generated", "version": "1.0"],
             "paths": .object(paths),
             "components": [
                 "schemas": .object(schemas),
-                "responses": ["Problem": ["description": "A problem.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Problem"]]]]],
+                "responses": [
+                    "Problem": [
+                        "description": "A problem.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Problem"]]],
+                    ]
+                ],
             ],
         ]
     }
@@ -44,7 +50,8 @@ enum GeneratedDocument {
         let other = max(0, index - 1)
         return [
             "type": "object",
-            "description": .string("Resource number \(index): a made-up record with the kinds of members real records have, long enough to fold."),
+            "description": .string(
+                "Resource number \(index): a made-up record with the kinds of members real records have, long enough to fold."),
             "required": ["id", "name", "status", "created_at"],
             "properties": [
                 "id": ["type": "string", "format": "uuid"],
@@ -56,10 +63,15 @@ enum GeneratedDocument {
                 "tags": ["type": "array", "items": ["type": "string"], "uniqueItems": true],
                 "owner": [
                     "type": "object",
-                    "properties": ["id": ["type": "string"], "email": ["type": "string", "format": "email"], "verified": ["type": "boolean"]],
+                    "properties": [
+                        "id": ["type": "string"], "email": ["type": "string", "format": "email"], "verified": ["type": "boolean"],
+                    ],
                 ],
                 "parent": ["$ref": .string("#/components/schemas/Resource\(other)")],
-                "links": ["type": "array", "items": ["type": "object", "properties": ["rel": ["type": "string"], "href": ["type": "string", "format": "uri"]]]],
+                "links": [
+                    "type": "array",
+                    "items": ["type": "object", "properties": ["rel": ["type": "string"], "href": ["type": "string", "format": "uri"]]],
+                ],
             ],
         ]
     }
@@ -122,7 +134,10 @@ enum GeneratedDocument {
         case .array: return "[]"
         case .string(let text):
             let plain =
-                !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || " _.,/-".unicodeScalars.contains($0)) }
+                !text.isEmpty
+                && text.unicodeScalars.allSatisfy {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || " _.,/-".unicodeScalars.contains($0))
+                }
                 && !text.hasPrefix("-") && !text.hasPrefix(" ") && !text.hasSuffix(" ") && !(text.first?.isNumber ?? false)
                 && !["true", "false", "null", "True", "False", "Null", "TRUE", "FALSE", "NULL", "~"].contains(text)
             return plain ? text : value.compactText

@@ -49,9 +49,11 @@ public struct ExampleCorpus: Sendable {
     /// did not load; and how many exchanges conform.
     package func contractProblems(against document: String) throws -> (problems: [String], conforming: Int) {
         let run = try verified(against: document)
-        let problems = run.loadFailures.map(\.description) + run.scenarios.flatMap(\.exchanges).flatMap { exchange in
-            exchange.findings.map(\.description) + exchange.unchecked.map { "\(exchange.location): could not check: \($0.description)" }
-        }
+        let problems =
+            run.loadFailures.map(\.description)
+            + run.scenarios.flatMap(\.exchanges).flatMap { exchange in
+                exchange.findings.map(\.description) + exchange.unchecked.map { "\(exchange.location): could not check: \($0.description)" }
+            }
         return (problems, run.exchangeCounts[.conforms] ?? 0)
     }
 

@@ -6,7 +6,8 @@ import Testing
 @Suite struct ExportPactCommandTests {
     @Test func theCorpusBecomesOnePactFileWithoutItsSecrets() throws {
         let folder = try TemporaryFolder()
-        let run = try ScenarioBinary.run(["export-pact", RepositoryPaths.scenarios.path, "-o", "pacts", "--consumer", "iOS app"], in: folder.url)
+        let run = try ScenarioBinary.run(
+            ["export-pact", RepositoryPaths.scenarios.path, "-o", "pacts", "--consumer", "iOS app"], in: folder.url)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.stdout.contains("Wrote pacts/iOS_app-backend.json: "))
         #expect(run.stdout.contains("left out exchange 'forgot-timeout': a scripted fault"))
@@ -35,7 +36,10 @@ import Testing
         #expect(blank.status == 64 && blank.stderr.contains("a name is needed"))
         let typo = try ScenarioBinary.run(["export-pakt"], in: folder.url)
         #expect(typo.status == 64 && typo.stderr.contains("did you mean 'export-pact'?"))
-        try folder.write("faults.json", #"{ "name": "f", "description": "d", "exchanges": [{ "request": { "method": "GET", "path": "/feed" }, "fault": "timedOut" }], "steps": [], "expect": { "requests": { "total": 0 } }, "relax": { "unusedExchanges": true } }"#)
+        try folder.write(
+            "faults.json",
+            #"{ "name": "f", "description": "d", "exchanges": [{ "request": { "method": "GET", "path": "/feed" }, "fault": "timedOut" }], "steps": [], "expect": { "requests": { "total": 0 } }, "relax": { "unusedExchanges": true } }"#
+        )
         let nothing = try ScenarioBinary.run(["export-pact", "faults.json", "-o", "out"], in: folder.url)
         #expect(nothing.status == 2 && nothing.stderr.contains("no exchange could be exported"), "\(nothing.output)")
     }

@@ -35,7 +35,8 @@ import Testing
     @Test func findingsExitOneAtTheirPlacesInEveryReportWithSecretsMasked() throws {
         let folder = try TemporaryFolder()
         // The backend now says tokens are numbers: every scripted token is a finding that quotes it.
-        let changed = try Self.changedDocument("access_token: { type: string, minLength: 1 }", "access_token: { type: integer }", in: folder)
+        let changed = try Self.changedDocument(
+            "access_token: { type: string, minLength: 1 }", "access_token: { type: integer }", in: folder)
         let login = RepositoryPaths.scenarios.appendingPathComponent("session/login-success.json").path
         let arguments = ["verify", login, "--openapi", changed, "--junit", "v.xml", "--json", "v.json"]
         let run = try ScenarioBinary.run(arguments, in: folder.url)
@@ -55,13 +56,18 @@ import Testing
 
     @Test func whatCouldNotBeCheckedExitsOneUnlessAllowed() throws {
         let folder = try TemporaryFolder()
-        let changed = try Self.changedDocument("    Health:\n      type: object\n", "    Health:\n      type: object\n      patternProperties: {}\n", in: folder)
+        let changed = try Self.changedDocument(
+            "    Health:\n      type: object\n", "    Health:\n      type: object\n      patternProperties: {}\n", in: folder)
         let scriptsNothing = RepositoryPaths.scenarios.appendingPathComponent("blocking/cannot-block-self.json").path
-        let strict = try ScenarioBinary.run(["verify", RepositoryPaths.scenarios.appendingPathComponent("health").path, "--openapi", changed, "--junit", "v.xml"], in: folder.url)
+        let strict = try ScenarioBinary.run(
+            ["verify", RepositoryPaths.scenarios.appendingPathComponent("health").path, "--openapi", changed, "--junit", "v.xml"],
+            in: folder.url)
         #expect(strict.status == 1, "\(strict.output)")
         #expect(strict.stdout.contains("could not check") && strict.stdout.contains("'patternProperties'"))
         #expect(try folder.read("v.xml").contains("<skipped message=\"could not check: "))
-        let allowed = try ScenarioBinary.run(["verify", RepositoryPaths.scenarios.appendingPathComponent("health").path, "--openapi", changed, "--allow-unchecked"], in: folder.url)
+        let allowed = try ScenarioBinary.run(
+            ["verify", RepositoryPaths.scenarios.appendingPathComponent("health").path, "--openapi", changed, "--allow-unchecked"],
+            in: folder.url)
         #expect(allowed.status == 0, "\(allowed.output)")
         // A scenario that scripts nothing checks nothing: not a pass.
         let nothing = try ScenarioBinary.run(["verify", scriptsNothing, "--openapi", Self.document.path], in: folder.url)
@@ -80,7 +86,8 @@ import Testing
         let missing = try ScenarioBinary.run(["verify", RepositoryPaths.scenarios.path, "--openapi", "none.yaml"], in: folder.url)
         #expect(missing.status == 2 && missing.stderr.contains("none.yaml:1:1: error: cannot read the file"))
         try folder.write("broken.json", "{")
-        let brokenScenario = try ScenarioBinary.run(["verify", folder.path("broken.json"), "--openapi", Self.document.path], in: folder.url)
+        let brokenScenario = try ScenarioBinary.run(
+            ["verify", folder.path("broken.json"), "--openapi", Self.document.path], in: folder.url)
         #expect(brokenScenario.status == 2 && brokenScenario.stdout.contains("broken.json:1:2: error"), "\(brokenScenario.output)")
     }
 
@@ -104,7 +111,10 @@ import Testing
         let traces = RepositoryPaths.root.appendingPathComponent("Tests/Fixtures/traces")
         let scenarios = RepositoryPaths.scenarios.appendingPathComponent("startup").path
         let run = try ScenarioBinary.run(
-            ["verify", scenarios, "--trace", traces.appendingPathComponent("mitmproxy/inactive-user-at-startup.har").path, "--json", "t.json"], in: folder.url)
+            [
+                "verify", scenarios, "--trace", traces.appendingPathComponent("mitmproxy/inactive-user-at-startup.har").path, "--json",
+                "t.json",
+            ], in: folder.url)
         #expect(run.status == 1, "\(run.output)")
         #expect(run.stdout.contains("status-never-captured: expected a status the capture of this route shows (200), got 503"))
         #expect(run.stdout.contains("could not check"))

@@ -77,11 +77,13 @@ import Testing
                       schema: { type: object, required: [status] }
         """
 
-    static let after = before
+    static let after =
+        before
         .replacingOccurrences(of: "required: [id, display_name]", with: "required: [id, name]")
         .replacingOccurrences(of: "display_name: { type: string }", with: "name: { type: string }")
         .replacingOccurrences(of: "expires_in: { type: integer }", with: "expires_in: { type: string }")
-        .replacingOccurrences(of: "Retry-After:\n              schema:", with: "Retry-After:\n              required: true\n              schema:")
+        .replacingOccurrences(
+            of: "Retry-After:\n              schema:", with: "Retry-After:\n              required: true\n              schema:")
 
     func verdict(_ document: String, name: String, folder: ContractFolder) throws -> ScenarioVerdict {
         let loaded = try folder.document(document, name: name)

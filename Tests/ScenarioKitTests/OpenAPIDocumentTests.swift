@@ -43,18 +43,21 @@ import Testing
 
     @Test func aRefThatLeadsNowhereIsRefusedAtTheRef() throws {
         let folder = try ContractFolder()
-        let text = Self.answering("/a", with: "#/components/schemas/Usr") + """
-            components:
-              schemas:
-                User: { type: object }
-            """
+        let text =
+            Self.answering("/a", with: "#/components/schemas/Usr") + """
+                components:
+                  schemas:
+                    User: { type: object }
+                """
         let issue = try #require(try folder.documentIssue(text))
         #expect(issue.location.line == 11 && issue.location.column == 31, "\(issue)")
         #expect(issue.message.contains("leads nowhere") && issue.message.contains("'Usr'"))
         #expect(issue.hint == "did you mean 'User'?")
-        let missingFile = try #require(try folder.documentIssue(text.replacingOccurrences(of: "#/components/schemas/Usr", with: "schemas.yaml#/User")))
+        let missingFile = try #require(
+            try folder.documentIssue(text.replacingOccurrences(of: "#/components/schemas/Usr", with: "schemas.yaml#/User")))
         #expect(missingFile.message.contains("does not exist") && missingFile.location.line == 11)
-        let remote = try #require(try folder.documentIssue(text.replacingOccurrences(of: "#/components/schemas/Usr", with: "https://example.com/s.yaml")))
+        let remote = try #require(
+            try folder.documentIssue(text.replacingOccurrences(of: "#/components/schemas/Usr", with: "https://example.com/s.yaml")))
         #expect(remote.message.contains("remote file; nothing is fetched"))
         // A `$ref` inside an example is data, not structure.
         let example = text.replacingOccurrences(of: "description: ok\n", with: "description: ok\n          x-note: { $ref: nowhere }\n")
@@ -64,46 +67,51 @@ import Testing
 
     @Test func refsThatLoopAreRefusedWhereTheLoopCloses() throws {
         let folder = try ContractFolder()
-        let chain = Self.head + """
-            paths: {}
-            components:
-              schemas:
-                A: { $ref: "#/components/schemas/B" }
-                B: { $ref: "#/components/schemas/A" }
-            """
+        let chain =
+            Self.head + """
+                paths: {}
+                components:
+                  schemas:
+                    A: { $ref: "#/components/schemas/B" }
+                    B: { $ref: "#/components/schemas/A" }
+                """
         let issue = try #require(try folder.documentIssue(chain))
         #expect(issue.message.contains("loops back to itself") && issue.location.line == 6, "\(issue)")
-        let throughAllOf = Self.head + """
-            paths: {}
-            components:
-              schemas:
-                Node:
-                  allOf:
-                    - $ref: "#/components/schemas/Node"
-            """
+        let throughAllOf =
+            Self.head + """
+                paths: {}
+                components:
+                  schemas:
+                    Node:
+                      allOf:
+                        - $ref: "#/components/schemas/Node"
+                """
         let allOf = try #require(try folder.documentIssue(throughAllOf, name: "allof.yaml"))
         #expect(allOf.message.contains("applies itself to the same value again"), "\(allOf)")
         // A schema may refer to itself below a property: a tree of any depth.
-        let tree = Self.head + """
-            paths: {}
-            components:
-              schemas:
-                Node:
-                  type: object
-                  properties:
-                    children: { type: array, items: { $ref: "#/components/schemas/Node" } }
-            """
+        let tree =
+            Self.head + """
+                paths: {}
+                components:
+                  schemas:
+                    Node:
+                      type: object
+                      properties:
+                        children: { type: array, items: { $ref: "#/components/schemas/Node" } }
+                """
         #expect(try folder.documentIssue(tree, name: "tree.yaml") == nil)
     }
 
     @Test func aDocumentOfSeveralFilesIsFollowedAndFindingsNameTheirFile() throws {
         let folder = try ContractFolder()
-        try folder.write("schemas/user.yaml", "User:\n  type: object\n  required: [id]\n  properties:\n    id: { $ref: \"../common.json#/Id\" }\n")
+        try folder.write(
+            "schemas/user.yaml", "User:\n  type: object\n  required: [id]\n  properties:\n    id: { $ref: \"../common.json#/Id\" }\n")
         try folder.write("common.json", #"{"Id": {"type": "string", "minLength": 2}}"#)
         let document = try folder.document(Self.answering("/users/me", with: "schemas/user.yaml#/User"))
         #expect(document.files.count == 3)
         let verdict = try folder.verdict(
-            exchanges: ContractFixtures.exchange("me", #"{ "method": "GET", "path": "/users/me" }"#, #"{ "status": 200, "json": { "id": "x" } }"#),
+            exchanges: ContractFixtures.exchange(
+                "me", #"{ "method": "GET", "path": "/users/me" }"#, #"{ "status": 200, "json": { "id": "x" } }"#),
             against: document)
         let finding = try #require(verdict.findings.first)
         #expect(verdict.findings.count == 1 && finding.expected == "at least 2 characters")
@@ -115,7 +123,8 @@ import Testing
         let tab = try #require(try folder.documentIssue(Self.head + "paths:\n\t/a: {}\n"))
         #expect(tab.location.line == 4 && tab.location.column == 1 && tab.message.contains("tab"))
         try folder.write("parts.yaml", "Broken: *nothing\n")
-        let alias = try #require(try folder.documentIssue(Self.head + "paths: {}\ncomponents: { schemas: { X: { $ref: \"parts.yaml#/Broken\" } } }\n"))
+        let alias = try #require(
+            try folder.documentIssue(Self.head + "paths: {}\ncomponents: { schemas: { X: { $ref: \"parts.yaml#/Broken\" } } }\n"))
         #expect(alias.location.file.hasSuffix("parts.yaml") && alias.location.line == 1 && alias.location.column == 9)
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         let deepIssue = try #require(try folder.documentIssue(deep, name: "deep.json"))

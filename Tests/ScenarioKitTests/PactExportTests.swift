@@ -33,7 +33,9 @@ import Testing
         #expect(export.fileName == "My_App-backend.json")
         // And the rules are not vacuous: a file that breaks them is caught.
         var broken = pact
-        if case .object(var object) = broken, case .array(var interactions)? = object["interactions"], case .object(var first) = interactions[0] {
+        if case .object(var object) = broken, case .array(var interactions)? = object["interactions"],
+            case .object(var first) = interactions[0]
+        {
             first["type"] = "HTTP"
             first["request"] = ["method": "get", "path": "users"]
             interactions[0] = .object(first)
@@ -43,7 +45,8 @@ import Testing
         }
         let problems = PactV4Rules.problems(in: broken)
         #expect(problems.contains { $0.contains(".type: must be Synchronous/HTTP") })
-        #expect(problems.contains { $0.contains(".method: an HTTP method") } && problems.contains { $0.contains(".path: must start with /") })
+        #expect(
+            problems.contains { $0.contains(".method: an HTTP method") } && problems.contains { $0.contains(".path: must start with /") })
         #expect(problems.contains { $0.contains("unique in the file") })
     }
 
@@ -55,7 +58,8 @@ import Testing
         let json = interactions[0]
         #expect(json["providerStates"] == [["name": "n"]] && json["description"] == "n: json")
         #expect(json["response"]?["matchingRules"]?["body"]?["$.data.access_token"] == ["combine": "AND", "matchers": [["match": "type"]]])
-        #expect(json["response"]?["matchingRules"]?["body"]?["$.data.users"] == ["combine": "AND", "matchers": [["match": "type", "min": 0]]])
+        #expect(
+            json["response"]?["matchingRules"]?["body"]?["$.data.users"] == ["combine": "AND", "matchers": [["match": "type", "min": 0]]])
         #expect(json["response"]?["matchingRules"]?["body"]?["$.data.users[*].tags[*]"] != nil)
         #expect(json["response"]?["matchingRules"]?["body"]?["$.data['odd key']"] != nil)
         let pattern = interactions[1]["request"]
@@ -64,7 +68,9 @@ import Testing
         #expect(pattern?["generators"]?["path"] == ["type": "ProviderState", "expression": "/users/${id}/block"])
         let text = interactions[2]
         #expect(text["request"]?["body"]?["content"] == "email=a%40b.c" && text["response"]?["headers"]?["Retry-After"] == ["120"])
-        #expect(interactions[3]["response"]?["body"]?["encoded"] == "base64" && interactions[3]["response"]?["body"]?["contentTypeHint"] == "BINARY")
+        #expect(
+            interactions[3]["response"]?["body"]?["encoded"] == "base64"
+                && interactions[3]["response"]?["body"]?["contentTypeHint"] == "BINARY")
     }
 
     @Test func secretsBecomePlaceholdersUnlessKept() throws {
@@ -100,7 +106,10 @@ import Testing
             JSONValue.object(JSONObject((exchange.objectValue ?? JSONObject()).filter { kept.contains($0.key) }.map { ($0.key, $0.value) }))
         }
         return JSONValue.object(
-            ["name": root.value["name"] ?? "n", "description": "d", "exchanges": .array(exchanges), "steps": [], "relax": ["unusedExchanges": true]]
+            [
+                "name": root.value["name"] ?? "n", "description": "d", "exchanges": .array(exchanges), "steps": [],
+                "relax": ["unusedExchanges": true],
+            ]
         ).prettyText
     }
 }

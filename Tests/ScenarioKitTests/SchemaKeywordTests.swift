@@ -20,9 +20,13 @@ import Testing
         Case(schema: "{ type: number }", accepted: "2.5", refused: #""2""#, keyword: "type"),
         Case(schema: "{ type: boolean }", accepted: "false", refused: "0", keyword: "type"),
         Case(schema: "{ type: [string, \"null\"] }", accepted: "null", refused: "3", keyword: "type"),
-        Case(schema: "{ type: object, properties: { a: { type: string } } }", accepted: #"{"a": "x", "b": 1}"#, refused: #"{"a": 1}"#, keyword: "type"),
+        Case(
+            schema: "{ type: object, properties: { a: { type: string } } }", accepted: #"{"a": "x", "b": 1}"#, refused: #"{"a": 1}"#,
+            keyword: "type"),
         Case(schema: "{ required: [a, b] }", accepted: #"{"a": 1, "b": 2}"#, refused: #"{"a": 1}"#, keyword: "required"),
-        Case(schema: "{ properties: { a: {} }, additionalProperties: false }", accepted: #"{"a": 1}"#, refused: #"{"a": 1, "b": 2}"#, keyword: "additionalProperties"),
+        Case(
+            schema: "{ properties: { a: {} }, additionalProperties: false }", accepted: #"{"a": 1}"#, refused: #"{"a": 1, "b": 2}"#,
+            keyword: "additionalProperties"),
         Case(schema: "{ additionalProperties: { type: integer } }", accepted: #"{"a": 1}"#, refused: #"{"a": "x"}"#, keyword: "type"),
         Case(schema: "{ items: { type: integer } }", accepted: "[1, 2]", refused: #"[1, "2"]"#, keyword: "type"),
         Case(schema: "{ minItems: 1, maxItems: 2 }", accepted: "[1]", refused: "[]", keyword: "minItems"),
@@ -39,7 +43,9 @@ import Testing
         Case(schema: "{ maxLength: 2 }", accepted: #""ab""#, refused: #""abc""#, keyword: "maxLength"),
         Case(schema: "{ pattern: \"^[A-Z]{2}$\" }", accepted: #""US""#, refused: #""usa""#, keyword: "pattern"),
         Case(schema: "{ minProperties: 1 }", accepted: #"{"a": 1}"#, refused: "{}", keyword: "minProperties"),
-        Case(schema: "{ format: date-time }", accepted: #""2026-10-21T07:28:00.5+02:00""#, refused: #""2026-02-30T07:28:00Z""#, keyword: "format"),
+        Case(
+            schema: "{ format: date-time }", accepted: #""2026-10-21T07:28:00.5+02:00""#, refused: #""2026-02-30T07:28:00Z""#,
+            keyword: "format"),
         Case(schema: "{ format: date }", accepted: #""2024-02-29""#, refused: #""2023-02-29""#, keyword: "format"),
         Case(schema: "{ format: email }", accepted: #""ana@example.com""#, refused: #""ana.example.com""#, keyword: "format"),
         Case(schema: "{ format: uuid }", accepted: #""123e4567-e89b-12d3-a456-426614174000""#, refused: #""123e4567""#, keyword: "format"),
@@ -89,11 +95,15 @@ import Testing
         #expect(try Self.validate("9", against: sibling, version: "3.0.3").passed)
         #expect(try Self.validate("9", against: sibling, version: "3.1.0").findings.map(\.keyword) == ["maximum"])
         // 3.0 writes an exclusive bound as a flag beside minimum.
-        #expect(try Self.validate("1", against: "{ minimum: 1, exclusiveMinimum: true }", version: "3.0.3").findings.map(\.keyword) == ["minimum"])
+        #expect(
+            try Self.validate("1", against: "{ minimum: 1, exclusiveMinimum: true }", version: "3.0.3").findings.map(\.keyword) == [
+                "minimum"
+            ])
     }
 
     @Test func keywordsItDoesNotKnowAreNamedNotPassed() throws {
-        let validator = try Self.validate(#"{"x-1": 1}"#, against: "{ patternProperties: { \"^x\": { type: string } }, description: d, x-note: n }")
+        let validator = try Self.validate(
+            #"{"x-1": 1}"#, against: "{ patternProperties: { \"^x\": { type: string } }, description: d, x-note: n }")
         #expect(validator.passed)
         #expect(validator.unchecked.map(\.keyword) == ["patternProperties"])
         #expect(validator.unchecked.first?.place.line == 6)

@@ -48,7 +48,9 @@ import Testing
         let verdict = try verdict(
             [
                 ContractFixtures.exchange(
-                    "ok", Self.feed, #"{ "status": 200, "headers": { "X-Api-Version": "3" }, "json": { "success": true, "data": { "posts": [{ "id": "p9" }] } } }"#),
+                    "ok", Self.feed,
+                    #"{ "status": 200, "headers": { "X-Api-Version": "3" }, "json": { "success": true, "data": { "posts": [{ "id": "p9" }] } } }"#
+                ),
                 ContractFixtures.exchange(
                     "slow", Self.feed, #"{ "status": 429, "headers": { "Retry-After": "30" }, "json": { "success": false } }"#),
                 ContractFixtures.exchange("block", #"{ "method": "PUT", "pathPattern": "/users/{id}/block" }"#, #"{ "status": 204 }"#),
@@ -67,17 +69,23 @@ import Testing
 
     @Test func membersAndTypesTheCapturesNeverHaveAreFindings() throws {
         let renamed = try only(
-            ContractFixtures.exchange("x", Self.feed, #"{ "status": 429, "headers": { "Retry-After": "9" }, "json": { "success": false, "code": "RATE_LIMITED" } }"#))
+            ContractFixtures.exchange(
+                "x", Self.feed,
+                #"{ "status": 429, "headers": { "Retry-After": "9" }, "json": { "success": false, "code": "RATE_LIMITED" } }"#))
         #expect(renamed.kind == .memberNeverCaptured && renamed.bodyPath == "$.code" && renamed.actual == "'code'")
         #expect(renamed.expected.contains("error_code, success"))
         #expect(renamed.source?.line == 30)
         let retyped = try only(
             ContractFixtures.exchange(
-                "x", Self.feed, #"{ "status": 200, "headers": { "X-Api-Version": "2" }, "json": { "success": true, "data": { "posts": [{ "id": 7 }] } } }"#))
+                "x", Self.feed,
+                #"{ "status": 200, "headers": { "X-Api-Version": "2" }, "json": { "success": true, "data": { "posts": [{ "id": 7 }] } } }"#)
+        )
         #expect(retyped.kind == .typeNeverCaptured && retyped.bodyPath == "$.data.posts[0].id" && retyped.expected.hasPrefix("string"))
         let text = LoaderFixtures.document(
             exchanges: ContractFixtures.exchange(
-                "x", Self.feed, #"{ "status": 200, "headers": { "X-Api-Version": "2" }, "json": { "success": true, "data": { "posts": [{ "id": 7 }] } } }"#))
+                "x", Self.feed,
+                #"{ "status": 200, "headers": { "X-Api-Version": "2" }, "json": { "success": true, "data": { "posts": [{ "id": 7 }] } } }"#)
+        )
         let place = ContractFixtures.position(of: #""id": 7"#, in: text)
         #expect(retyped.scenario.line == place.line && retyped.scenario.column == place.column)
     }
@@ -90,14 +98,17 @@ import Testing
 
     @Test func retryAfterInAnotherFormThanCapturedIsAFinding() throws {
         let finding = try only(
-            ContractFixtures.exchange("x", Self.feed, #"{ "status": 429, "headers": { "Retry-After": "Wed, 21 Oct 2026 07:28:00 GMT" }, "json": { "success": false } }"#))
+            ContractFixtures.exchange(
+                "x", Self.feed,
+                #"{ "status": 429, "headers": { "Retry-After": "Wed, 21 Oct 2026 07:28:00 GMT" }, "json": { "success": false } }"#))
         #expect(finding.kind == .retryAfterForm && finding.actual.hasPrefix("an HTTP-date") && finding.expected.contains("delta-seconds"))
         #expect(finding.scenario.path == "$.exchanges[0].response.headers.Retry-After")
     }
 
     @Test func aTextBodyWhereCapturesAreJSONIsAFinding() throws {
         let finding = try only(
-            ContractFixtures.exchange("x", Self.feed, #"{ "status": 429, "headers": { "Retry-After": "5" }, "text": "<html>busy</html>" }"#))
+            ContractFixtures.exchange("x", Self.feed, #"{ "status": 429, "headers": { "Retry-After": "5" }, "text": "<html>busy</html>" }"#)
+        )
         #expect(finding.kind == .typeNeverCaptured && finding.actual == "a body that is not JSON")
     }
 }

@@ -13,7 +13,9 @@ import Testing
 
     static func issue(_ text: String, json: Bool = false, limits: YAMLReader.Limits = YAMLReader.Limits()) -> LoadIssue? {
         do {
-            _ = try json ? YAMLReader.readJSON(Array(text.utf8), file: "t", limits: limits)
+            _ =
+                try json
+                ? YAMLReader.readJSON(Array(text.utf8), file: "t", limits: limits)
                 : YAMLReader.read(Array(text.utf8), file: "t.yaml", limits: limits)
             return nil
         } catch {

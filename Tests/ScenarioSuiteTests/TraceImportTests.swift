@@ -159,15 +159,20 @@ import Testing
             response: HARLog.Response(status: 200, headers: [.init("Content-Type", "application/json")], body: Data(answer.utf8)))
         let driver = ScenarioSuiteTests.driver
         func replay(_ spec: TraceImportSpec) async throws -> (String, ScenarioResult) {
-            let imported = try TraceImporter(spec: spec).makeScenario(from: HARLog(creator: "Proxyman", entries: [entry]), file: "reset.har")
+            let imported = try TraceImporter(spec: spec).makeScenario(
+                from: HARLog(creator: "Proxyman", entries: [entry]), file: "reset.har")
             let text = imported.scenario.prettyText
-            let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(data: Data(text.utf8), file: "reset.har", id: "reset").get()
+            let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(
+                data: Data(text.utf8), file: "reset.har", id: "reset"
+            ).get()
             return (text, await ScenarioRunner(driver: driver).run(scenario))
         }
         let (document, result) = try await replay(driver.traceImport)
         #expect(document.contains(#""auth": false"#))
         #expect(result.status == .passed, "\(result.explanation)")
-        #expect(result.transcript.contains { $0.contains("POST /auth/password/forgot") } && !result.transcript.contains { $0.contains("Authorization") })
+        #expect(
+            result.transcript.contains { $0.contains("POST /auth/password/forgot") }
+                && !result.transcript.contains { $0.contains("Authorization") })
         var withoutFlag = driver.traceImport
         withoutFlag.requestWithoutCredentials = nil
         let (plain, refused) = try await replay(withoutFlag)

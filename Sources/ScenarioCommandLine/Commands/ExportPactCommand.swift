@@ -36,7 +36,8 @@ struct ExportPactCommand: Command {
         self.output = output
         consumer = arguments.value("--consumer")
         provider = arguments.value("--provider") ?? Self.defaultProvider
-        for (option, value) in [("--consumer", consumer), ("--provider", provider)] where value?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+        for (option, value) in [("--consumer", consumer), ("--provider", provider)]
+        where value?.trimmingCharacters(in: .whitespaces).isEmpty == true {
             throw .invalidValue(option: option, value: value ?? "", command: Self.name, reason: "a name is needed")
         }
         keepSecrets = arguments.has("--keep-secrets")
@@ -56,7 +57,9 @@ struct ExportPactCommand: Command {
                     let root = try JSONTextParser(data: try ReportFile.read(entry.path), file: entry.path).parseDocument()
                     export.add(scenario, root: root)
                 } catch {
-                    failures.append(LoadFailure(file: entry.path, issues: [LoadIssue(location: scenario.location, message: "cannot read the file: \(error)")]))
+                    failures.append(
+                        LoadFailure(
+                            file: entry.path, issues: [LoadIssue(location: scenario.location, message: "cannot read the file: \(error)")]))
                 }
             }
         }
@@ -66,7 +69,8 @@ struct ExportPactCommand: Command {
             return .fileProblem
         }
         for left in export.leftOut {
-            context.console.out("\(left.location): left out exchange '\(TerminalSafe.escape(left.exchange))': \(TerminalSafe.escape(left.reason))\n")
+            context.console.out(
+                "\(left.location): left out exchange '\(TerminalSafe.escape(left.exchange))': \(TerminalSafe.escape(left.reason))\n")
         }
         guard export.interactionCount > 0 else {
             throw .nothingSelected("no exchange could be exported (\(export.leftOut.count) left out)")

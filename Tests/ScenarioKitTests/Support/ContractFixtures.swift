@@ -65,7 +65,8 @@ enum ContractFixtures {
         guard let found else { return (0, 0) }
         let before = text[..<found.lowerBound]
         let line = before.filter { $0 == "\n" }.count + 1
-        let column = before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
+        let column =
+            before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
         return (line, column)
     }
 

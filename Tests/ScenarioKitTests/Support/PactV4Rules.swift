@@ -56,7 +56,9 @@ enum PactV4Rules {
             }
             for (stateIndex, state) in (interaction["providerStates"]?.arrayValue ?? []).enumerated() {
                 if state["name"]?.stringValue == nil { fail(path + ".providerStates[\(stateIndex)]", "needs a name") }
-                if let params = state["params"], params.objectValue == nil { fail(path + ".providerStates[\(stateIndex)].params", "must be an object") }
+                if let params = state["params"], params.objectValue == nil {
+                    fail(path + ".providerStates[\(stateIndex)].params", "must be an object")
+                }
             }
             if let comments = interaction["comments"] {
                 if comments["testname"].map({ $0.stringValue != nil }) == false { fail(path + ".comments.testname", "must be a string") }
@@ -74,10 +76,13 @@ enum PactV4Rules {
         guard let request, let object = request.objectValue else { return ["\(path): is required"] }
         var problems = object.keys.filter { !requestKeys.contains($0) }.map { "\(path): unknown field '\($0)'" }
         let method = request["method"]?.stringValue ?? ""
-        if method.isEmpty || method != method.uppercased() || !method.allSatisfy({ $0.isLetter }) { problems.append("\(path).method: an HTTP method") }
+        if method.isEmpty || method != method.uppercased() || !method.allSatisfy({ $0.isLetter }) {
+            problems.append("\(path).method: an HTTP method")
+        }
         if !(request["path"]?.stringValue?.hasPrefix("/") ?? false) { problems.append("\(path).path: must start with /") }
         problems += stringLists(request["query"], at: path + ".query") + stringLists(request["headers"], at: path + ".headers")
-        problems += check(body: request["body"], at: path + ".body") + check(rules: request["matchingRules"], body: request["body"], at: path)
+        problems +=
+            check(body: request["body"], at: path + ".body") + check(rules: request["matchingRules"], body: request["body"], at: path)
         if let declared = request["generators"] {
             for (category, value) in declared.objectValue ?? JSONObject() {
                 guard ["body", "headers", "path", "query"].contains(category) else {
@@ -99,7 +104,9 @@ enum PactV4Rules {
     static func check(response: JSONValue?, at path: String) -> [String] {
         guard let response, let object = response.objectValue else { return ["\(path): is required"] }
         var problems = object.keys.filter { !responseKeys.contains($0) }.map { "\(path): unknown field '\($0)'" }
-        guard let status = response["status"]?.intValue, (100...599).contains(status) else { return problems + ["\(path).status: an integer 100-599"] }
+        guard let status = response["status"]?.intValue, (100...599).contains(status) else {
+            return problems + ["\(path).status: an integer 100-599"]
+        }
         problems += stringLists(response["headers"], at: path + ".headers") + check(body: response["body"], at: path + ".body")
         return problems + check(rules: response["matchingRules"], body: response["body"], at: path)
     }
@@ -108,7 +115,8 @@ enum PactV4Rules {
         guard let value else { return [] }
         guard let object = value.objectValue else { return ["\(path): must be an object"] }
         return object.compactMap { member in
-            member.value.arrayValue?.allSatisfy({ $0.stringValue != nil }) == true ? nil : "\(path).\(member.key): must be a list of strings"
+            member.value.arrayValue?.allSatisfy({ $0.stringValue != nil }) == true
+                ? nil : "\(path).\(member.key): must be a list of strings"
         }
     }
 
@@ -118,7 +126,9 @@ enum PactV4Rules {
         var problems = object.keys.filter { !bodyKeys.contains($0) }.map { "\(path): unknown field '\($0)'" }
         problems += bodyKeys.filter { body[$0] == nil }.map { "\(path).\($0): is required" }
         if body["contentType"]?.stringValue == nil { problems.append("\(path).contentType: a string") }
-        if !["TEXT", "BINARY"].contains(body["contentTypeHint"]?.stringValue ?? "") { problems.append("\(path).contentTypeHint: TEXT or BINARY") }
+        if !["TEXT", "BINARY"].contains(body["contentTypeHint"]?.stringValue ?? "") {
+            problems.append("\(path).contentTypeHint: TEXT or BINARY")
+        }
         switch body["encoded"] {
         case .bool(false)?: break
         case .string?: if body["content"]?.stringValue == nil { problems.append("\(path).content: an encoded body is a string") }
@@ -186,7 +196,9 @@ enum PactPath {
                 let key = String(rest[rest.index(rest.startIndex, offsetBy: 2)..<end.lowerBound]).replacingOccurrences(of: "\\'", with: "'")
                 values = values.compactMap { $0[key] }
                 rest = rest[end.upperBound...]
-            } else if rest.hasPrefix("[") , let end = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<end]) {
+            } else if rest.hasPrefix("["), let end = rest.firstIndex(of: "]"),
+                let index = Int(rest[rest.index(after: rest.startIndex)..<end])
+            {
                 values = values.compactMap { $0.arrayValue.flatMap { index < $0.count ? $0[index] : nil } }
                 rest = rest[rest.index(after: end)...]
             } else if rest.hasPrefix(".") {

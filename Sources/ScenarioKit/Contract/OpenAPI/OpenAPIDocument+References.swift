@@ -131,7 +131,9 @@ struct ReferenceLoader {
         guard !pointer.isEmpty else { return node }
         guard pointer.hasPrefix("/") else {
             throw issue(
-                at: reference, "the $ref '\(TerminalSafe.escape(text))' names an anchor; only JSON pointers such as #/components/schemas/User are followed")
+                at: reference,
+                "the $ref '\(TerminalSafe.escape(text))' names an anchor; only JSON pointers such as #/components/schemas/User are followed"
+            )
         }
         var walked = "#"
         for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
@@ -140,7 +142,9 @@ struct ReferenceLoader {
             let tree = trees[file]
             if let elements = tree.elements(node.node) {
                 guard let index = Int(token), elements.indices.contains(index) else {
-                    throw issue(at: reference, "the $ref '\(TerminalSafe.escape(text))' leads nowhere: \(walked) has no element '\(TerminalSafe.escape(token))'")
+                    throw issue(
+                        at: reference,
+                        "the $ref '\(TerminalSafe.escape(text))' leads nowhere: \(walked) has no element '\(TerminalSafe.escape(token))'")
                 }
                 node = DocumentNode(file: file, node: elements[index])
             } else if tree.kind(node.node) == .object {
@@ -153,7 +157,9 @@ struct ReferenceLoader {
                 }
                 node = DocumentNode(file: file, node: next)
             } else {
-                throw issue(at: reference, "the $ref '\(TerminalSafe.escape(text))' leads nowhere: \(walked) is a \(tree.kind(node.node)), not a mapping")
+                throw issue(
+                    at: reference,
+                    "the $ref '\(TerminalSafe.escape(text))' leads nowhere: \(walked) is a \(tree.kind(node.node)), not a mapping")
             }
             walked += "/" + String(raw)
         }

@@ -57,7 +57,9 @@ extension OpenAPIDocument {
                 if case .literal(let literal) = pair.0 { return total + Suggestion.distance(literal, pair.1) }
                 return total
             }
-            if distance > 0, distance <= max(2, path.count / 4), distance < (best?.distance ?? .max) { best = (operation.template, distance) }
+            if distance > 0, distance <= max(2, path.count / 4), distance < (best?.distance ?? .max) {
+                best = (operation.template, distance)
+            }
         }
         return best?.template
     }

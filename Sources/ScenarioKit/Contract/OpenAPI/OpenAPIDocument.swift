@@ -97,7 +97,8 @@ package struct OpenAPIDocument: Sendable {
 
     func issue(_ node: DocumentNode, _ message: String, hint: String? = nil) -> LoadIssue {
         let place = place(node)
-        return LoadIssue(location: ScenarioLocation(file: place.file, line: place.line, column: place.column, path: ""), message: message, hint: hint)
+        return LoadIssue(
+            location: ScenarioLocation(file: place.file, line: place.line, column: place.column, path: ""), message: message, hint: hint)
     }
 
     // MARK: Loading
@@ -105,13 +106,17 @@ package struct OpenAPIDocument: Sendable {
     private func checkVersion() throws(LoadIssue) {
         let root = self.root
         guard kind(root) == .object else {
-            throw issue(root, "not an OpenAPI document: the top is \(kind(root)), not a mapping", hint: "verify takes an OpenAPI 3.0 or 3.1 document")
+            throw issue(
+                root, "not an OpenAPI document: the top is \(kind(root)), not a mapping",
+                hint: "verify takes an OpenAPI 3.0 or 3.1 document")
         }
         if member(root, "swagger") != nil {
             throw issue(root, "this is a Swagger 2.0 document; verify reads OpenAPI 3.0 and 3.1", hint: "convert it to OpenAPI 3")
         }
         guard let versionNode = member(root, "openapi"), let text = string(versionNode) else {
-            throw issue(root, "not an OpenAPI document: there is no 'openapi' version at the top", hint: "verify takes an OpenAPI 3.0 or 3.1 document")
+            throw issue(
+                root, "not an OpenAPI document: there is no 'openapi' version at the top",
+                hint: "verify takes an OpenAPI 3.0 or 3.1 document")
         }
         guard text.hasPrefix("3.0") || text.hasPrefix("3.1") else {
             throw issue(versionNode, "OpenAPI \(text) is not read here; verify reads OpenAPI 3.0 and 3.1")

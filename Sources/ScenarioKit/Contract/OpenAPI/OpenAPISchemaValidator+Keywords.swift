@@ -4,7 +4,8 @@ import Foundation
 /// formats and equality. Each applies only to the kind it is about, as JSON Schema says.
 extension OpenAPISchemaValidator {
     /// `type` (a name, or 3.1's list of names); false when the value is of another type.
-    mutating func checkType(_ value: JSONNode, _ keyNode: DocumentNode, _ type: DocumentNode, _ path: String, at place: ValuePlace?) -> Bool {
+    mutating func checkType(_ value: JSONNode, _ keyNode: DocumentNode, _ type: DocumentNode, _ path: String, at place: ValuePlace?) -> Bool
+    {
         let names = document.elements(type)?.compactMap(document.string) ?? document.string(type).map { [$0] } ?? []
         guard !names.isEmpty else {
             note("type", keyNode, "'type' must be a type name or a list of them")
@@ -61,7 +62,9 @@ extension OpenAPISchemaValidator {
         case "properties":
             for member in members {
                 guard let property = document.member(keywordValue, member.key) else { continue }
-                check(member.value, property, JSONPath.appending(path, key: member.key), at: Self.place(of: member, in: place), depth: depth + 1)
+                check(
+                    member.value, property, JSONPath.appending(path, key: member.key), at: Self.place(of: member, in: place),
+                    depth: depth + 1)
             }
         case "required":
             guard !partial else { return }
@@ -93,7 +96,8 @@ extension OpenAPISchemaValidator {
     // MARK: Arrays
 
     mutating func checkArray(
-        _ value: JSONNode, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ path: String, at place: ValuePlace?, depth: Int
+        _ value: JSONNode, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ path: String, at place: ValuePlace?,
+        depth: Int
     ) {
         guard let elements = value.elements else { return }
         switch key {
@@ -102,14 +106,16 @@ extension OpenAPISchemaValidator {
                 return note("items", keyNode, "a list of schemas under 'items' (tuple validation) is not checked")
             }
             for (index, element) in elements.enumerated() {
-                check(element, keywordValue, JSONPath.appending(path, index: index), at: Self.place(of: element, in: place), depth: depth + 1)
+                check(
+                    element, keywordValue, JSONPath.appending(path, index: index), at: Self.place(of: element, in: place), depth: depth + 1)
             }
         case "uniqueItems":
             guard document.bool(keywordValue) == true else { return }
             var seen: Set<JSONValue> = []
             for (index, element) in elements.enumerated() where !seen.insert(element.value).inserted {
                 refuse(
-                    JSONPath.appending(path, index: index), Self.place(of: element, in: place), key, keyNode, expected: "elements that are all different",
+                    JSONPath.appending(path, index: index), Self.place(of: element, in: place), key, keyNode,
+                    expected: "elements that are all different",
                     actual: "a repeated \(Self.describe(element.value))")
             }
         default:
@@ -119,7 +125,9 @@ extension OpenAPISchemaValidator {
 
     // MARK: Strings
 
-    mutating func checkString(_ value: JSONNode, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ path: String, at place: ValuePlace?) {
+    mutating func checkString(
+        _ value: JSONNode, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ path: String, at place: ValuePlace?
+    ) {
         guard let text = value.value.stringValue else { return }
         if key == "pattern" {
             guard let pattern = document.string(keywordValue), let expression = patterns.expression(pattern) else {
@@ -133,7 +141,8 @@ extension OpenAPISchemaValidator {
         }
         // JSON Schema counts characters as Unicode code points.
         let count = text.unicodeScalars.count
-        checkCount(count, of: "characters", key, keyNode, keywordValue, path, at: place, actual: "\(count) in \(Self.describe(value.value))")
+        checkCount(
+            count, of: "characters", key, keyNode, keywordValue, path, at: place, actual: "\(count) in \(Self.describe(value.value))")
     }
 
     /// `min…` and `max…` (`Items`, `Properties`, `Length`): `count` against the keyword's bound.
@@ -144,7 +153,9 @@ extension OpenAPISchemaValidator {
         guard let bound = document.number(keywordValue) else { return note(key, keyNode, "'\(key)' must be a number") }
         let lower = key.hasPrefix("min")
         if lower ? Double(count) < bound : Double(count) > bound {
-            refuse(path, place, key, keyNode, expected: "\(lower ? "at least" : "at most") \(Int(bound)) \(noun)", actual: actual ?? "\(count)")
+            refuse(
+                path, place, key, keyNode, expected: "\(lower ? "at least" : "at most") \(Int(bound)) \(noun)", actual: actual ?? "\(count)"
+            )
         }
     }
 
@@ -185,7 +196,9 @@ extension OpenAPISchemaValidator {
         }
     }
 
-    mutating func checkEquality(_ value: JSONNode, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ path: String, at place: ValuePlace?) {
+    mutating func checkEquality(
+        _ value: JSONNode, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ path: String, at place: ValuePlace?
+    ) {
         let allowed = key == "const" ? [document.value(keywordValue)] : (document.elements(keywordValue) ?? []).map(document.value)
         guard !allowed.contains(value.value) else { return }
         let listed = allowed.prefix(8).map(Self.describe).joined(separator: ", ") + (allowed.count > 8 ? ", ..." : "")

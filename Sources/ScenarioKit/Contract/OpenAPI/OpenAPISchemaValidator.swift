@@ -117,7 +117,8 @@ package struct OpenAPISchemaValidator {
     // MARK: Composition
 
     private mutating func checkComposition(
-        _ value: JSONNode, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ path: String, at place: ValuePlace?, depth: Int
+        _ value: JSONNode, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ path: String, at place: ValuePlace?,
+        depth: Int
     ) {
         if key == "not" {
             var branch = branchValidator()
@@ -154,7 +155,9 @@ package struct OpenAPISchemaValidator {
         // Say what the closest schema refused, so the finding can be acted on.
         let closest = results.enumerated().min { $0.element.findings.count < $1.element.findings.count }
         let reason = closest.flatMap { entry in
-            entry.element.findings.first.map { "closest, schema \(entry.offset + 1): at \($0.path) expected \($0.expected), got \($0.actual)" }
+            entry.element.findings.first.map {
+                "closest, schema \(entry.offset + 1): at \($0.path) expected \($0.expected), got \($0.actual)"
+            }
         }
         refuse(
             path, place, key, keyNode,
@@ -168,7 +171,9 @@ package struct OpenAPISchemaValidator {
 
     // MARK: Recording
 
-    mutating func refuse(_ path: String, _ place: ValuePlace?, _ keyword: String, _ keywordNode: DocumentNode, expected: String, actual: String) {
+    mutating func refuse(
+        _ path: String, _ place: ValuePlace?, _ keyword: String, _ keywordNode: DocumentNode, expected: String, actual: String
+    ) {
         findings.append(
             SchemaFinding(
                 path: path, line: place?.line, column: place?.column, keyword: keyword, place: document.place(keywordNode),

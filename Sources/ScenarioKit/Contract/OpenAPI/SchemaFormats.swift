@@ -81,7 +81,9 @@ enum SchemaFormats {
     static func isEmail(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64,
-            parts[0].unicodeScalars.allSatisfy({ $0.value > 0x20 && $0 != "(" && $0 != ")" && $0 != "," && $0 != ";" && $0 != "<" && $0 != ">" }),
+            parts[0].unicodeScalars.allSatisfy({
+                $0.value > 0x20 && $0 != "(" && $0 != ")" && $0 != "," && $0 != ";" && $0 != "<" && $0 != ">"
+            }),
             !parts[0].hasPrefix("."), !parts[0].hasSuffix("."), !parts[0].contains("..")
         else { return false }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
@@ -108,7 +110,9 @@ enum SchemaFormats {
         var index = text.index(after: colon)
         while index < text.endIndex {
             let character = text[index]
-            if forbidden.contains(character) || character.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return false }
+            if forbidden.contains(character) || character.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                return false
+            }
             if character == "%" {
                 let digits = text[text.index(after: index)...].prefix(2)
                 guard digits.count == 2, digits.allSatisfy(\.isHexDigit) else { return false }

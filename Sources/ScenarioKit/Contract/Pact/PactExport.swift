@@ -45,7 +45,11 @@ package struct PactExport {
     /// `consumer-provider.json`, with anything but letters, digits, `.`, `-` and `_` made `_`.
     package var fileName: String {
         func safe(_ name: String) -> String {
-            String(name.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) ? Character($0) : "_" })
+            String(
+                name.unicodeScalars.map {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+                        ? Character($0) : "_"
+                })
         }
         return "\(safe(consumer))-\(safe(provider)).json"
     }
@@ -86,7 +90,9 @@ package struct PactExport {
         }
         var components = URLComponents()
         components.percentEncodedPath = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-        if !exchange.request.query.isEmpty { components.queryItems = exchange.request.query.map { URLQueryItem(name: $0.name, value: $0.value) } }
+        if !exchange.request.query.isEmpty {
+            components.queryItems = exchange.request.query.map { URLQueryItem(name: $0.name, value: $0.value) }
+        }
         let url = "http://provider" + (components.string ?? path)
         var body: String?
         var requestIsJSON = false
@@ -125,7 +131,11 @@ package struct PactExport {
 
     /// The Pact v4 document: secrets replaced by placeholders unless `keepSecrets`.
     package func document(keepSecrets: Bool, version: String) -> JSONValue {
-        var log = HARLog(creator: "SessionScenarios", entries: drafts.map { HARLog.Entry(started: Date(timeIntervalSince1970: 0), time: 0, request: $0.request, response: $0.response) })
+        var log = HARLog(
+            creator: "SessionScenarios",
+            entries: drafts.map {
+                HARLog.Entry(started: Date(timeIntervalSince1970: 0), time: 0, request: $0.request, response: $0.response)
+            })
         if !keepSecrets { _ = TraceRedactor().redact(&log) }
         let interactions = zip(drafts, log.entries).map { draft, entry in interaction(draft, entry) }
         return [
@@ -162,9 +172,11 @@ package struct PactExport {
         }
         if let pattern = draft.pattern {
             let expression = pattern.replacingOccurrences(of: "{", with: "${")
-            let regex = "^" + pattern.split(separator: "/", omittingEmptySubsequences: false).map { part in
-                part.hasPrefix("{") ? "[^/]+" : NSRegularExpression.escapedPattern(for: String(part))
-            }.joined(separator: "/") + "$"
+            let regex =
+                "^"
+                + pattern.split(separator: "/", omittingEmptySubsequences: false).map { part in
+                    part.hasPrefix("{") ? "[^/]+" : NSRegularExpression.escapedPattern(for: String(part))
+                }.joined(separator: "/") + "$"
             object["matchingRules"] = ["path": ["combine": "AND", "matchers": [["match": "regex", "regex": .string(regex)]]]]
             object["generators"] = ["path": ["type": "ProviderState", "expression": .string(expression)]]
         }
@@ -234,7 +246,9 @@ enum PactMatchers {
 
     /// `.name` for a plain key, `['odd key']` otherwise, as Pact's JSON paths write them.
     static func segment(_ key: String) -> String {
-        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+        let plain =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
             && !(key.first?.isNumber ?? true)
         return plain ? "." + key : "['" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "']"
     }

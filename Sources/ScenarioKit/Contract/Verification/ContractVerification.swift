@@ -28,7 +28,8 @@ package enum ContractVerification {
                 continue
             } catch {
                 let location = ScenarioLocation(file: entry.path, line: 1, column: 1, path: JSONPath.root)
-                run.loadFailures.append(LoadFailure(file: entry.path, issues: [LoadIssue(location: location, message: "cannot read the file: \(error)")]))
+                run.loadFailures.append(
+                    LoadFailure(file: entry.path, issues: [LoadIssue(location: location, message: "cannot read the file: \(error)")]))
                 continue
             }
             let policy = RedactionPolicy(scenario: scenario, driver: driver)

@@ -38,7 +38,8 @@ package struct ExchangeSource: Sendable {
         var result = ScenarioLocation(file: file, line: node.line, column: node.column, path: path)
         for key in keys {
             guard let member = current.members?.first(where: { $0.key.caseInsensitiveCompare(key) == .orderedSame }) else { break }
-            result = ScenarioLocation(file: file, line: member.keyLine, column: member.keyColumn, path: JSONPath.appending(result.path, key: member.key))
+            result = ScenarioLocation(
+                file: file, line: member.keyLine, column: member.keyColumn, path: JSONPath.appending(result.path, key: member.key))
             current = member.value
         }
         return result
@@ -109,4 +110,3 @@ extension ExchangeVerifier {
         return ScenarioVerdict(id: scenario.id, name: scenario.name, location: scenario.location, exchanges: verdicts)
     }
 }
-

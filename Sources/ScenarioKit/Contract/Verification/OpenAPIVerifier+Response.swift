@@ -14,8 +14,9 @@ extension OpenAPIVerifier {
         let code = String(response.status.code)
         let listed = document.members(responses)
         let range = "\(code.prefix(1))XX"
-        guard let entry = listed.first(where: { $0.key == code }) ?? listed.first(where: { $0.key.uppercased() == range })
-            ?? listed.first(where: { $0.key == "default" })
+        guard
+            let entry = listed.first(where: { $0.key == code }) ?? listed.first(where: { $0.key.uppercased() == range })
+                ?? listed.first(where: { $0.key == "default" })
         else {
             verdict.findings.append(
                 ContractFinding(
@@ -28,7 +29,9 @@ extension OpenAPIVerifier {
         checkBody(response, documented: documented, status: entry.keyNode, operation: operation, source: source, into: &verdict)
     }
 
-    private func checkHeaders(_ response: HTTPResponse, documented: DocumentNode, source: ExchangeSource, into verdict: inout ExchangeVerdict) {
+    private func checkHeaders(
+        _ response: HTTPResponse, documented: DocumentNode, source: ExchangeSource, into verdict: inout ExchangeVerdict
+    ) {
         guard let headers = document.member(documented, "headers") else { return }
         // OpenAPI ignores a `Content-Type` header here: the media type says it.
         for (name, keyNode, raw) in document.members(headers) where name.lowercased() != "content-type" {
@@ -43,7 +46,9 @@ extension OpenAPIVerifier {
                 continue
             }
             guard let schema = document.member(header, "schema") else { continue }
-            checkText(scripted, schema: schema, at: source.location("response", "headers", name), name: name, into: &verdict, kind: .headerRefused)
+            checkText(
+                scripted, schema: schema, at: source.location("response", "headers", name), name: name, into: &verdict, kind: .headerRefused
+            )
         }
     }
 
@@ -61,7 +66,8 @@ extension OpenAPIVerifier {
                 verdict.findings.append(
                     ContractFinding(
                         .bodyNotDocumented, at: bodyLocation, source: document.place(status),
-                        expected: "no body (\(code) of \(operation.name) documents none)", actual: "a body of \(response.body.count) bytes"))
+                        expected: "no body (\(code) of \(operation.name) documents none)", actual: "a body of \(response.body.count) bytes")
+                )
             }
             return
         }
@@ -92,12 +98,15 @@ extension OpenAPIVerifier {
         } else if MediaTypes.isJSON(mediaType) {
             guard let node = try? JSONTextParser(data: response.body, file: source.file).parseDocument() else {
                 verdict.findings.append(
-                    ContractFinding(.bodyNotJSON, at: bodyLocation, source: document.place(media), expected: "a JSON body (\(mediaType))", actual: "a body that is not JSON"))
+                    ContractFinding(
+                        .bodyNotJSON, at: bodyLocation, source: document.place(media), expected: "a JSON body (\(mediaType))",
+                        actual: "a body that is not JSON"))
                 return
             }
             validator.validate(node, against: schema, at: nil)
         } else if let text = String(data: response.body, encoding: .utf8), mediaType.hasPrefix("text/") {
-            validator.validate(JSONNode(value: .string(text), line: bodyLocation.line, column: bodyLocation.column), against: schema, at: nil)
+            validator.validate(
+                JSONNode(value: .string(text), line: bodyLocation.line, column: bodyLocation.column), against: schema, at: nil)
         } else {
             return
         }

@@ -31,7 +31,8 @@ package struct OpenAPIVerifier: ExchangeVerifier {
             let written = exchange.request.path.map { if case .pattern = $0 { "pathPattern" } else { "path" } } ?? "path"
             verdict.findings.append(
                 ContractFinding(
-                    .pathNotDocumented, at: source.location("request", written), source: document.memberEntry(document.root, "paths").map { document.place($0.key) },
+                    .pathNotDocumented, at: source.location("request", written),
+                    source: document.memberEntry(document.root, "paths").map { document.place($0.key) },
                     expected: "a path of the document" + (nearest.map { " (the nearest is \($0))" } ?? ""),
                     actual: Self.pathText(exchange.request.path)))
             return
@@ -39,7 +40,8 @@ package struct OpenAPIVerifier: ExchangeVerifier {
             verdict.findings.append(
                 ContractFinding(
                     .methodNotDocumented, at: source.location("request", "method"), source: document.place(at),
-                    expected: "one of \(documented.joined(separator: ", ")) on \(template)", actual: exchange.request.method?.rawValue ?? "any"))
+                    expected: "one of \(documented.joined(separator: ", ")) on \(template)",
+                    actual: exchange.request.method?.rawValue ?? "any"))
             return
         }
         checkRequest(exchange.request, operation: operation, pathValues: pathValues, source: source, into: &verdict)
@@ -105,7 +107,9 @@ package struct OpenAPIVerifier: ExchangeVerifier {
 
     /// An `Authorization` the matcher pins needs an operation that takes credentials, in the
     /// form its scheme says.
-    private func checkCredentials(_ value: String, operation: OpenAPIOperation, at location: ScenarioLocation, into verdict: inout ExchangeVerdict) {
+    private func checkCredentials(
+        _ value: String, operation: OpenAPIOperation, at location: ScenarioLocation, into verdict: inout ExchangeVerdict
+    ) {
         let alternatives = operation.security ?? []
         guard alternatives.contains(where: { !$0.isEmpty }) else {
             verdict.findings.append(
@@ -147,12 +151,16 @@ package struct OpenAPIVerifier: ExchangeVerifier {
         var validator = OpenAPISchemaValidator(document: document, patterns: patterns)
         validator.validate(value, against: schema, path: "$", at: (location.line, location.column))
         for finding in validator.findings {
-            verdict.findings.append(ContractFinding(kind, at: location, source: finding.place, bodyPath: name, expected: finding.expected, actual: finding.actual))
+            verdict.findings.append(
+                ContractFinding(
+                    kind, at: location, source: finding.place, bodyPath: name, expected: finding.expected, actual: finding.actual))
         }
         verdict.unchecked += validator.unchecked.map { UncheckedPart($0.reason, source: $0.place) }
     }
 
-    private func checkRequestBody(_ request: RequestMatcher, operation: OpenAPIOperation, source: ExchangeSource, into verdict: inout ExchangeVerdict) {
+    private func checkRequestBody(
+        _ request: RequestMatcher, operation: OpenAPIOperation, source: ExchangeSource, into verdict: inout ExchangeVerdict
+    ) {
         guard let body = request.body else { return }
         let key = request.body.map { if case .text = $0 { "text" } else { "json" } } ?? "json"
         guard let requestBody = operation.requestBody else {
@@ -188,7 +196,8 @@ package struct OpenAPIVerifier: ExchangeVerifier {
         for finding in validator.findings {
             verdict.findings.append(
                 ContractFinding(
-                    .requestBodyRefused, at: source.location(in: ["request", key], line: finding.line, column: finding.column, bodyPath: finding.path),
+                    .requestBodyRefused,
+                    at: source.location(in: ["request", key], line: finding.line, column: finding.column, bodyPath: finding.path),
                     source: finding.place, bodyPath: finding.path, expected: finding.expected, actual: finding.actual))
         }
         verdict.unchecked += validator.unchecked.map { UncheckedPart($0.reason, source: $0.place) }

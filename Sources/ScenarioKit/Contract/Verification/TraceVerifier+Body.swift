@@ -36,7 +36,9 @@ extension TraceVerifier {
         }
     }
 
-    func compareBody(_ response: HTTPResponse, with captures: [Capture], example: Capture, source: ExchangeSource, into verdict: inout ExchangeVerdict) {
+    func compareBody(
+        _ response: HTTPResponse, with captures: [Capture], example: Capture, source: ExchangeSource, into verdict: inout ExchangeVerdict
+    ) {
         var shape = Shape()
         for capture in captures {
             if let value = JSONValue.parse(capture.response.body) { shape.record(value, at: JSONPath.root) }
@@ -55,7 +57,9 @@ extension TraceVerifier {
             located = false
         } else {
             verdict.findings.append(
-                ContractFinding(.typeNeverCaptured, at: holder, source: example.place, expected: "a JSON body, as the captures have", actual: "a body that is not JSON"))
+                ContractFinding(
+                    .typeNeverCaptured, at: holder, source: example.place, expected: "a JSON body, as the captures have",
+                    actual: "a body that is not JSON"))
             return
         }
         var walker = Walker(shape: shape, source: source, keys: keys, example: example.place, located: located)
@@ -99,14 +103,19 @@ extension TraceVerifier {
                 }
             } else if let elements = node.elements, shape.types[shapePath + "[]"] != nil {
                 for (index, element) in elements.enumerated() {
-                    walk(element, path: JSONPath.appending(path, index: index), shapePath: shapePath + "[]", line: element.line, column: element.column)
+                    walk(
+                        element, path: JSONPath.appending(path, index: index), shapePath: shapePath + "[]", line: element.line,
+                        column: element.column)
                 }
             }
         }
 
-        private func finding(_ kind: ContractFinding.Kind, path: String, line: Int, column: Int, expected: String, actual: String) -> ContractFinding {
+        private func finding(_ kind: ContractFinding.Kind, path: String, line: Int, column: Int, expected: String, actual: String)
+            -> ContractFinding
+        {
             ContractFinding(
-                kind, at: source.location(in: keys, line: located ? line : nil, column: located ? column : nil, bodyPath: path), source: example,
+                kind, at: source.location(in: keys, line: located ? line : nil, column: located ? column : nil, bodyPath: path),
+                source: example,
                 bodyPath: path, expected: expected, actual: actual)
         }
     }

@@ -59,7 +59,8 @@ package struct TraceVerifier: ExchangeVerifier {
         }
         guard let first = route.first else {
             verdict.unchecked.append(
-                UncheckedPart("no capture answers \(OpenAPIVerifier.pathText(exchange.request.path)) (\(entryCount) captured entries looked at)"))
+                UncheckedPart(
+                    "no capture answers \(OpenAPIVerifier.pathText(exchange.request.path)) (\(entryCount) captured entries looked at)"))
             return
         }
         let code = response.status.code
@@ -69,7 +70,8 @@ package struct TraceVerifier: ExchangeVerifier {
             verdict.findings.append(
                 ContractFinding(
                     .statusNeverCaptured, at: source.location("response", "status"), source: first.place,
-                    expected: "a status \(route.count == 1 ? "the capture" : "the \(route.count) captures") of this route show\(route.count == 1 ? "s" : "") (\(seen))",
+                    expected:
+                        "a status \(route.count == 1 ? "the capture" : "the \(route.count) captures") of this route show\(route.count == 1 ? "s" : "") (\(seen))",
                     actual: String(code)))
             return
         }
@@ -77,7 +79,9 @@ package struct TraceVerifier: ExchangeVerifier {
         compareBody(response, with: sameStatus, example: example, source: source, into: &verdict)
     }
 
-    private func compareHeaders(_ response: HTTPResponse, with captures: [Capture], source: ExchangeSource, into verdict: inout ExchangeVerdict) {
+    private func compareHeaders(
+        _ response: HTTPResponse, with captures: [Capture], source: ExchangeSource, into verdict: inout ExchangeVerdict
+    ) {
         var always: [String: String] = [:]
         for field in captures[0].response.headers where !Self.transportHeaders.contains(field.name.lowercased()) {
             always[field.name.lowercased()] = field.name
@@ -101,7 +105,8 @@ package struct TraceVerifier: ExchangeVerifier {
             verdict.findings.append(
                 ContractFinding(
                     .retryAfterForm, at: source.location("response", "headers", "Retry-After"), source: captures[0].place,
-                    expected: "Retry-After as \(forms.sorted().joined(separator: " or ")) (captured: \(captured[0]))", actual: "\(form): \(scripted)"))
+                    expected: "Retry-After as \(forms.sorted().joined(separator: " or ")) (captured: \(captured[0]))",
+                    actual: "\(form): \(scripted)"))
         }
     }
 

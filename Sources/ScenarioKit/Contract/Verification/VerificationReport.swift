@@ -39,7 +39,8 @@ package enum VerificationReport {
     package static func summary(_ run: VerificationRun) -> String {
         let counts = run.exchangeCounts
         let total = counts.values.reduce(0, +)
-        var text = "Verified \(total) exchange\(total == 1 ? "" : "s") of \(run.scenarios.count) scenario\(run.scenarios.count == 1 ? "" : "s")"
+        var text =
+            "Verified \(total) exchange\(total == 1 ? "" : "s") of \(run.scenarios.count) scenario\(run.scenarios.count == 1 ? "" : "s")"
         text += " against \(TerminalSafe.escape(run.against)): \(counts[.conforms] ?? 0) conform, "
         text += "\(counts[.findings] ?? 0) with \(run.findingCount) finding\(run.findingCount == 1 ? "" : "s"), "
         text += "\(counts[.couldNotCheck] ?? 0) could not be checked, \(counts[.skipped] ?? 0) skipped with a reason"
@@ -63,7 +64,10 @@ package enum VerificationReport {
             let error = XMLMarkup(
                 "error", [.init("message", "the file did not load"), .init("type", JUnitReport.errorType)],
                 children: [.text(failure.description)])
-            add(XMLMarkup("testcase", [.init("name", failure.file), .init("classname", classname), .init("time", "0.000")], children: [.element(error)]), classname: classname)
+            add(
+                XMLMarkup(
+                    "testcase", [.init("name", failure.file), .init("classname", classname), .init("time", "0.000")],
+                    children: [.element(error)]), classname: classname)
         }
         for scenario in run.scenarios {
             let classname = JUnitReport.classname(forID: scenario.id)
@@ -73,7 +77,10 @@ package enum VerificationReport {
             JUnitReport.recount(
                 XMLMarkup(
                     "testsuite",
-                    [.init("name", name), .init("tests", "0"), .init("failures", "0"), .init("errors", "0"), .init("skipped", "0"), .init("time", "0.000")],
+                    [
+                        .init("name", name), .init("tests", "0"), .init("failures", "0"), .init("errors", "0"), .init("skipped", "0"),
+                        .init("time", "0.000"),
+                    ],
                     children: groups[name] ?? []))
         }
         return JUnitReport.root(suites: suites).document
@@ -84,23 +91,30 @@ package enum VerificationReport {
         let findings = scenario.findings
         switch scenario.outcome {
         case .findings:
-            let lines = scenario.exchanges.flatMap { exchange in exchange.findings.map { "\($0.description) in exchange '\(exchange.id)' (\(exchange.route))" } }
+            let lines = scenario.exchanges.flatMap { exchange in
+                exchange.findings.map { "\($0.description) in exchange '\(exchange.id)' (\(exchange.route))" }
+            }
             children.append(
                 .element(
                     XMLMarkup(
-                        "failure", [.init("message", "\(findings.count) finding\(findings.count == 1 ? "" : "s")"), .init("type", failureType)],
+                        "failure",
+                        [.init("message", "\(findings.count) finding\(findings.count == 1 ? "" : "s")"), .init("type", failureType)],
                         children: [.text(lines.joined(separator: "\n"))])))
         case .couldNotCheck:
-            let lines = scenario.exchanges.flatMap { exchange in exchange.unchecked.map { "exchange '\(exchange.id)' (\(exchange.route)): \($0.description)" } }
+            let lines = scenario.exchanges.flatMap { exchange in
+                exchange.unchecked.map { "exchange '\(exchange.id)' (\(exchange.route)): \($0.description)" }
+            }
             children.append(.element(XMLMarkup("skipped", [.init("message", "could not check: " + lines.joined(separator: "; "))])))
         case .skipped:
             let reasons = scenario.exchanges.compactMap { exchange in exchange.skipReason.map { "'\(exchange.id)': \($0)" } }
-            let message = reasons.isEmpty ? "the scenario scripts no exchange" : "every exchange is left out: " + reasons.joined(separator: "; ")
+            let message =
+                reasons.isEmpty ? "the scenario scripts no exchange" : "every exchange is left out: " + reasons.joined(separator: "; ")
             children.append(.element(XMLMarkup("skipped", [.init("message", message)])))
         case .conforms:
             break
         }
-        return XMLMarkup("testcase", [.init("name", scenario.name), .init("classname", classname), .init("time", "0.000")], children: children)
+        return XMLMarkup(
+            "testcase", [.init("name", scenario.name), .init("classname", classname), .init("time", "0.000")], children: children)
     }
 
     // MARK: JSON
@@ -136,11 +150,12 @@ package enum VerificationReport {
         ]
         if let reason = exchange.skipReason { object["skipReason"] = .string(reason) }
         object["findings"] = .array(exchange.findings.map(findingJSON))
-        object["couldNotCheck"] = .array(exchange.unchecked.map { part in
-            var entry: JSONObject = ["reason": .string(part.reason)]
-            if let source = part.source { entry["source"] = placeJSON(source) }
-            return .object(entry)
-        })
+        object["couldNotCheck"] = .array(
+            exchange.unchecked.map { part in
+                var entry: JSONObject = ["reason": .string(part.reason)]
+                if let source = part.source { entry["source"] = placeJSON(source) }
+                return .object(entry)
+            })
         return .object(object)
     }
 

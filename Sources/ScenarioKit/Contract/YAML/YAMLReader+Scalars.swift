@@ -14,7 +14,14 @@ extension YAMLReader.Scanner {
 
     /// The tags an API document may use: the core schema's, and `!` (a string).
     enum Tag: String {
-        case string = "str", integer = "int", float, boolean = "bool", null, mapping = "map", sequence = "seq", nonSpecific = "!"
+        case string = "str"
+        case integer = "int"
+        case float
+        case boolean = "bool"
+        case null
+        case mapping = "map"
+        case sequence = "seq"
+        case nonSpecific = "!"
     }
 
     /// What ended a plain scalar's segment of a line.

@@ -34,7 +34,9 @@ extension YAMLReader.Scanner {
                     continue
                 }
                 defer { offset += 1 }
-                if let out { return ScalarStart(start: open, quoted: true, text: String(decoding: out, as: UTF8.self), spansLines: spansLines) }
+                if let out {
+                    return ScalarStart(start: open, quoted: true, text: String(decoding: out, as: UTF8.self), spansLines: spansLines)
+                }
                 return ScalarStart(start: open, quoted: true, range: contentStart..<offset, spansLines: spansLines)
             }
             if quote == UInt8(ascii: "\""), byte == UInt8(ascii: "\\") {
@@ -43,7 +45,8 @@ extension YAMLReader.Scanner {
                 continue
             }
             if json, byte < 0x20 {
-                throw issue("a JSON string cannot hold \(describe(byte)) as is", at: offset, hint: "write it as an escape such as \\n or \\t")
+                throw issue(
+                    "a JSON string cannot hold \(describe(byte)) as is", at: offset, hint: "write it as an escape such as \\n or \\t")
             }
             if Self.isBlank(byte) || Self.isBreak(byte) {
                 let run = offset
@@ -59,7 +62,9 @@ extension YAMLReader.Scanner {
                     consumeBreak()
                     breaks += 1
                     if column == 0, startsWith("---") || startsWith("..."), Self.isSeparator(peek(3)) {
-                        throw issue("a document marker inside a quoted string", at: offset, hint: "close the string at \(describe(quote)) before it")
+                        throw issue(
+                            "a document marker inside a quoted string", at: offset, hint: "close the string at \(describe(quote)) before it"
+                        )
                     }
                     skipBlanks()
                 }
@@ -202,7 +207,9 @@ extension YAMLReader.Scanner {
         guard digits > 0 else { return nil }
         if index < utf8.endIndex, utf8[index] == UInt8(ascii: "e") || utf8[index] == UInt8(ascii: "E") {
             index = utf8.index(after: index)
-            if index < utf8.endIndex, utf8[index] == UInt8(ascii: "-") || utf8[index] == UInt8(ascii: "+") { index = utf8.index(after: index) }
+            if index < utf8.endIndex, utf8[index] == UInt8(ascii: "-") || utf8[index] == UInt8(ascii: "+") {
+                index = utf8.index(after: index)
+            }
             var exponent = 0
             while index < utf8.endIndex, isDigit(utf8[index]) {
                 exponent += 1
