@@ -82,15 +82,17 @@ public struct SessionStack: Sendable {
             timeline: await auth.timeline)
     }
 
-    /// Sends any authenticated call through the client (refresh, block handling and error
-    /// mapping included) and returns the decoded body, `nil` when empty.
+    /// Sends any call through the client (refresh, block handling and error mapping included)
+    /// and returns the decoded body, `nil` when empty. An `authenticated` call carries the
+    /// session's token; one that is not (a password reset) goes without it, signed in or not.
     public func request(
         method: HTTPMethod,
         path: String,
         query: [HTTPRequest.QueryItem] = [],
-        body: JSONValue? = nil
+        body: JSONValue? = nil,
+        authenticated: Bool = true
     ) async throws(APIError) -> JSONValue? {
-        let endpoint = APIEndpoint(method: method, path: path, query: query, body: body)
+        let endpoint = APIEndpoint(method: method, path: path, query: query, body: body, authenticated: authenticated)
         return try await client.send(endpoint).body
     }
 }

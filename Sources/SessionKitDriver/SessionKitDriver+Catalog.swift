@@ -22,12 +22,13 @@ extension SessionKitDriver {
         ActionSpec("resetBlockedGuard", "Re-arm the once-per-session blocked-user guard (test hook)"),
         // Any authenticated call
         ActionSpec(
-            "request", "Any authenticated call through the HTTP client",
+            "request", "Any call through the HTTP client, with the session's token unless \"auth\": false",
             arguments: [
                 ArgumentSpec("method", .string, "HTTP method; default GET"),
                 ArgumentSpec("path", .string, required: true, "path, such as /feed"),
                 ArgumentSpec("query", .object, "query parameters (string values)"),
                 ArgumentSpec("json", .any, "JSON body"),
+                ArgumentSpec("auth", .boolean, "false: send without the session's token, signed in or not (default true)"),
             ]),
         // User
         ActionSpec("loadUser", "GET /users/me"),

@@ -3,10 +3,11 @@ import ScenarioKit
 extension SessionKitDriver {
     /// How traces of a SessionKit app import: the client refreshes tokens and checks health by
     /// itself, `bootstrap` opens with the health check and `GET /users/me`, and any other call
-    /// is the `request` action. A bearer token the trace did not obtain comes from a stored session.
+    /// is the `request` action (with `"auth": false` when the trace sent it without credentials).
+    /// A bearer token the trace did not obtain comes from a stored session.
     public var traceImport: TraceImportSpec {
         TraceImportSpec(
-            requestAction: "request",
+            requestAction: "request", requestWithoutCredentials: "auth",
             appRequests: [.init("POST", "/auth/refresh"), .init("GET", "/health"), .init("GET", "/users/me/blocked")],
             actionRules: [
                 .init(.init("POST", "/auth/login"), action: "login", arguments: ["email": "email", "password": "password"]),

@@ -42,7 +42,8 @@ struct SessionKitSession: DriverSession {
             }
             let body = arguments["json"].map(Self.toSessionKit)
             let method = HTTPMethod(rawValue: arguments["method"]?.stringValue ?? "GET")
-            let response = try await stack.request(method: method, path: string("path"), query: query, body: body)
+            let response = try await stack.request(
+                method: method, path: string("path"), query: query, body: body, authenticated: arguments["auth"]?.boolValue ?? true)
             return response.map(Self.fromSessionKit) ?? .null
         case "loadUser":
             return Self.user(try await stack.user.loadUser())

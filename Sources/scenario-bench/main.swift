@@ -6,7 +6,7 @@ import SessionKitDriver
 //   swift build -c release && .build/release/scenario-bench
 // It reads Scenarios/ and runs the `scenario` program built beside it. `--quick` runs less;
 // `--traces` prints only the trace import figures; `--exchanges` only the per-exchange ones (to
-// profile the engine's share); `--shrink` only the shrink figures.
+// profile the engine's share); `--shrink` only the shrink figures; `--contracts` only the API document figures.
 
 let repository = FileManager.default.currentDirectoryPath
 let binFolder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
@@ -27,6 +27,15 @@ if CommandLine.arguments.dropFirst().first == ShrinkFigures.workerArgument {
 }
 if CommandLine.arguments.contains("--shrink") {
     await ShrinkFigures.print(quick: quick)
+    exit(0)
+}
+
+// A process the `--contracts` figures start to read one document in.
+DocumentLoad.reportIfAsked()
+
+// `--contracts`: only the API document and verification figures.
+if CommandLine.arguments.contains("--contracts") {
+    contractFigures()
     exit(0)
 }
 
@@ -358,3 +367,4 @@ func traceFigures() {
 }
 
 traceFigures()
+contractFigures()

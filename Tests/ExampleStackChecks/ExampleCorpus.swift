@@ -44,6 +44,29 @@ public struct ExampleCorpus: Sendable {
 
     private var loader: ScenarioLoader { ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys) }
 
+    /// What keeps the corpus from conforming to the OpenAPI document at `document` (relative to
+    /// the package root): each finding, each exchange that could not be checked and each file that
+    /// did not load; and how many exchanges conform.
+    package func contractProblems(against document: String) throws -> (problems: [String], conforming: Int) {
+        let run = try verified(against: document)
+        let problems =
+            run.loadFailures.map(\.description)
+            + run.scenarios.flatMap(\.exchanges).flatMap { exchange in
+                exchange.findings.map(\.description) + exchange.unchecked.map { "\(exchange.location): could not check: \($0.description)" }
+            }
+        return (problems, run.exchangeCounts[.conforms] ?? 0)
+    }
+
+    /// Every scripted answer of the corpus checked against the OpenAPI document at `document`
+    /// (relative to the package root), as `scenario verify` checks it.
+    package func verified(against document: String) throws -> VerificationRun {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent(document).path
+        let verifier = OpenAPIVerifier(document: try OpenAPIDocument.load(path: path))
+        let entries = scenarios.map { SuiteRunner.Entry(path: $0.path, id: $0.id, loaded: loader.load(contentsOf: $0.path, id: $0.id)) }
+        return ContractVerification.run(entries, against: document, driver: driver, showSecrets: false, verdict: verifier.verify)
+    }
+
     /// Runs a scenario once.
     public func run(_ id: String, route: RunPlan.Route) async throws -> ScenarioResult {
         await ScenarioRunner(driver: driver, plan: RunPlan(route: route)).run(try load(id))

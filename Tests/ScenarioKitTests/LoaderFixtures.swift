@@ -59,7 +59,7 @@ enum LoaderFixtures {
               "times": "unlimited", "after": "feed-403", "optional": true },
             { "id": "offline", "request": { "text": "ping" }, "fault": "notConnectedToInternet",
               "after": ["feed-403", "exchange-2"], "release": { "atStep": "held" } },
-            { "id": "bytes", "request": {}, "response": { "status": 200, "base64": "AAEC/w==" } }
+            { "id": "bytes", "request": {}, "response": { "status": 200, "base64": "AAEC/w==" }, "verify": { "skip": "a proxy's" } }
           ],
           "steps": [
             { "do": "bootstrap" },
@@ -132,6 +132,24 @@ enum LoaderFixtures {
     static let exchange = #"{ "id": "a", "request": { "path": "/a" }, "response": { "status": 200 } }"#
 
     static let badCases: [BadCase] = [
+        BadCase(
+            label: "verify false without a reason", text: document(exchanges: #"{ "request": {}, "fault": "cancelled", "verify": false }"#),
+            at: "false", path: "$.exchanges[0].verify",
+            message: #"'verify' takes {"skip": "why"}: an exchange left out of verification needs its reason"#,
+            hint: #"such as {"skip": "a proxy's HTML page, not the backend's answer"}"#, schemaRejects: true),
+        BadCase(
+            label: "verify without skip", text: document(exchanges: #"{ "request": {}, "fault": "cancelled", "verify": { } }"#),
+            at: "{ }", path: "$.exchanges[0].verify",
+            message: "missing required key 'skip' (the reason the exchange is left out of verification)", schemaRejects: true),
+        BadCase(
+            label: "verify with a blank reason",
+            text: document(exchanges: #"{ "request": {}, "fault": "cancelled", "verify": { "skip": "  " } }"#), at: #""  ""#,
+            path: "$.exchanges[0].verify.skip", message: "'skip' must say why the exchange is left out", schemaRejects: true),
+        BadCase(
+            label: "verify with a misspelt skip",
+            text: document(exchanges: #"{ "request": {}, "fault": "cancelled", "verify": { "skp": "x" } }"#), at: #""skp""#,
+            path: "$.exchanges[0].verify.skp", message: "unknown key 'skp' in 'verify'", hint: "did you mean 'skip'?",
+            schemaRejects: true),
         BadCase(
             label: "misspelt key", text: document(exchanges: #"{ "request": {}, "fault": "cancelled", "tiems": 2 }"#),
             at: #""tiems""#, path: "$.exchanges[0].tiems", message: "unknown key 'tiems' in exchange",

@@ -73,6 +73,7 @@ import Testing
         #expect(properties(definition("request")) == Set(ScenarioKeys.request))
         #expect(properties(definition("response")) == Set(ScenarioKeys.response))
         #expect(properties(definition("release")) == Set(ScenarioKeys.release))
+        #expect(properties(definition("verify")) == Set(ScenarioKeys.verify))
         #expect(properties(definition("groupMember")) == Set(ScenarioKeys.groupMember))
         #expect(properties(definition("outcome")) == Set(ScenarioKeys.outcome))
         #expect(properties(definition("expectations")) == Set(ScenarioKeys.expectations))

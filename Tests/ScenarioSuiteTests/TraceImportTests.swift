@@ -145,4 +145,38 @@ import Testing
         #expect(document.contains(#""do": "login""#))
         #expect(document.contains(#""password": "redacted-password-1""#))
     }
+
+    /// A password reset sent as a form, signed out: no `Authorization` in the capture, so the step
+    /// sends it without credentials and the import replays; without that the call is refused.
+    @Test func anUnauthenticatedFormCallReplaysWithoutTheSessionToken() async throws {
+        let answer = #"{"success":true,"data":{"message":"sent","reset_method":"email","reset_link_sent":true,"link_expires_in":3600}}"#
+        let entry = HARLog.Entry(
+            started: Date(timeIntervalSince1970: 1_767_225_600), time: 40,
+            request: HARLog.Request(
+                method: "POST", url: "https://api.example.com/auth/password/forgot",
+                headers: [.init("Content-Type", "application/x-www-form-urlencoded")], body: "email=ana%40example.com",
+                mimeType: "application/x-www-form-urlencoded"),
+            response: HARLog.Response(status: 200, headers: [.init("Content-Type", "application/json")], body: Data(answer.utf8)))
+        let driver = ScenarioSuiteTests.driver
+        func replay(_ spec: TraceImportSpec) async throws -> (String, ScenarioResult) {
+            let imported = try TraceImporter(spec: spec).makeScenario(
+                from: HARLog(creator: "Proxyman", entries: [entry]), file: "reset.har")
+            let text = imported.scenario.prettyText
+            let scenario = try ScenarioLoader(actions: driver.actions, givenKeys: driver.givenKeys).load(
+                data: Data(text.utf8), file: "reset.har", id: "reset"
+            ).get()
+            return (text, await ScenarioRunner(driver: driver).run(scenario))
+        }
+        let (document, result) = try await replay(driver.traceImport)
+        #expect(document.contains(#""auth": false"#))
+        #expect(result.status == .passed, "\(result.explanation)")
+        #expect(
+            result.transcript.contains { $0.contains("POST /auth/password/forgot") }
+                && !result.transcript.contains { $0.contains("Authorization") })
+        var withoutFlag = driver.traceImport
+        withoutFlag.requestWithoutCredentials = nil
+        let (plain, refused) = try await replay(withoutFlag)
+        #expect(!plain.contains(#""auth""#))
+        #expect(refused.status == .failed && refused.explanation.contains("notAuthenticated"))
+    }
 }

@@ -23,4 +23,11 @@ import TwoSessionAppDriver
         }
         #expect(result.status == .passed, "\(result.explanation)")
     }
+
+    /// The example speaks the reference backend's contract: every scripted answer conforms to
+    /// `Scenarios/openapi.yaml`, or is left out saying why.
+    @Test func everyScriptedAnswerConformsToTheReferenceContract() throws {
+        let (problems, conforming) = try Self.corpus.contractProblems(against: "Scenarios/openapi.yaml")
+        #expect(problems.isEmpty && conforming > 10, "\(conforming) conform; \(problems)")
+    }
 }

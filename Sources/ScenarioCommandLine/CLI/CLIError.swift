@@ -32,6 +32,9 @@ enum CLIError: Error, Sendable, Equatable {
     /// A trace (HAR) that could not be read or imported: the full message, `error:` included
     /// (`t.har:1:19: error: ...`), printed as it is.
     case invalidTrace(String)
+    /// An API document that could not be read or is no OpenAPI document: the full located
+    /// message, `error:` included, printed as it is.
+    case invalidDocument(String)
     /// Nothing to check or run, and `--allow-empty` was not given: what was empty.
     case nothingSelected(String)
     /// A scenario that cannot be shrunk (it does not load, its failure does not repeat, ...): why.
@@ -43,7 +46,7 @@ enum CLIError: Error, Sendable, Equatable {
         case .missingCommand, .unknownCommand, .unknownOption, .missingValue, .unexpectedValue, .invalidValue,
             .duplicateOption, .conflictingOptions, .unexpectedArgument, .missingArgument:
             .usage
-        case .badPath, .cannotRead, .cannotWrite, .invalidReport, .invalidTrace, .nothingSelected, .cannotShrink:
+        case .badPath, .cannotRead, .cannotWrite, .invalidReport, .invalidTrace, .invalidDocument, .nothingSelected, .cannotShrink:
             .fileProblem
         }
     }
@@ -93,7 +96,7 @@ enum CLIError: Error, Sendable, Equatable {
             "cannot write \(path): \(reason)"
         case .invalidReport(let description):
             "cannot merge \(description)"
-        case .invalidTrace(let description):
+        case .invalidTrace(let description), .invalidDocument(let description):
             description
         }
     }
@@ -102,6 +105,7 @@ enum CLIError: Error, Sendable, Equatable {
     var report: String {
         // A trace's message is already located and says "error:" itself: once is enough.
         if case .invalidTrace(let message) = self { return message + "\n" }
+        if case .invalidDocument(let message) = self { return message + "\n" }
         var text = "error: \(message)\n"
         if exitCode == .usage {
             let program = ScenarioCLI.programName

@@ -9,7 +9,7 @@ struct ScenarioCLI: Sendable {
     /// Every command, in help order.
     static let commands: [any Command.Type] = [
         RunCommand.self, LintCommand.self, ListCommand.self, ActionsCommand.self, MergeCommand.self, ImportCommand.self,
-        RedactCommand.self, ExportCommand.self, ShrinkCommand.self, InitCommand.self,
+        RedactCommand.self, ExportCommand.self, ShrinkCommand.self, VerifyCommand.self, ExportPactCommand.self, InitCommand.self,
     ]
 
     /// What the command runs with.

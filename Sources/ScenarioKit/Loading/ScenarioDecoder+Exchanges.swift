@@ -101,10 +101,31 @@ extension ScenarioDecoder {
         }
 
         let optional = bool(fields, "optional") ?? false
+        if let member = fields["verify"] { decodeVerify(member.value, at: fields.path("verify")) }
         guard issues.count == issueCount, let reply else { return nil }
         return Exchange(
             id: id, request: matcher, reply: reply, times: times, after: after, latency: latency, release: release,
             optional: optional, location: location(node, path))
+    }
+
+    /// `"verify": {"skip": "why"}`: `scenario verify` leaves the exchange out, and says why.
+    private mutating func decodeVerify(_ node: JSONNode, at path: String) {
+        if node.value.boolValue != nil {
+            report(
+                "'verify' takes {\"skip\": \"why\"}: an exchange left out of verification needs its reason", node, path,
+                hint: "such as {\"skip\": \"a proxy's HTML page, not the backend's answer\"}")
+            return
+        }
+        guard let fields = object(node, at: path, "'verify'", allowed: ScenarioKeys.verify) else { return }
+        if let skip = fields["skip"] {
+            if let reason = string(skip.value, at: fields.path("skip"), "'skip'", nonEmpty: true),
+                reason.allSatisfy({ $0.isWhitespace })
+            {
+                report("'skip' must say why the exchange is left out", skip.value, fields.path("skip"))
+            }
+        } else {
+            missing("skip", in: fields, " (the reason the exchange is left out of verification)")
+        }
     }
 
     private mutating func decodeTimes(_ node: JSONNode, at path: String) -> Int?? {

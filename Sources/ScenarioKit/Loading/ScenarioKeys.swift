@@ -17,13 +17,15 @@ package enum ScenarioKeys {
     /// The key under `given` the loader handles itself; every other key belongs to the driver.
     package static let givenClock = "clock"
     /// One element of `exchanges`.
-    package static let exchange = ["id", "request", "response", "fault", "times", "after", "latency", "release", "optional"]
+    package static let exchange = ["id", "request", "response", "fault", "times", "after", "latency", "release", "optional", "verify"]
     /// `exchanges[].request`.
     package static let request = ["method", "path", "pathPattern", "query", "headers", "json", "text"]
     /// `exchanges[].response`.
     package static let response = ["status", "headers", "json", "text", "file", "base64"]
     /// The body forms of a response, of which at most one may be given.
     package static let responseBodies = ["json", "text", "file", "base64"]
+    /// `exchanges[].verify`: an exchange left out of contract verification, with the reason.
+    package static let verify = ["skip"]
     /// `exchanges[].release`.
     package static let release = ["whenPending", "atStep"]
     /// The keys that say what kind a step is; a step has exactly one.

@@ -81,6 +81,11 @@ public struct TraceImportSpec: Sendable {
     /// The action that sends any request, taking `method`, `path`, `query` (object of strings)
     /// and `json` arguments; `nil` when the driver has none (then import is not possible).
     public var requestAction: String?
+    /// The request action's Boolean argument that, given `false`, sends the call without the
+    /// session's credentials (`"auth"`); the import gives it to every call the trace shows was
+    /// sent without an `Authorization` header, so an unauthenticated call replays signed out too.
+    /// `nil` when the action has none.
+    public var requestWithoutCredentials: String?
     /// Requests the stack sends by itself (a token refresh, a health check).
     public var appRequests: [Route]
     /// Requests that dedicated actions send; checked before the request action.
@@ -148,11 +153,12 @@ public struct TraceImportSpec: Sendable {
 
     /// Creates a description.
     public init(
-        requestAction: String?, appRequests: [Route] = [], actionRules: [ActionRule] = [], startAction: String? = nil,
-        startRequests: [Route] = [], stackRetry: StackRetry? = nil,
+        requestAction: String?, requestWithoutCredentials: String? = nil, appRequests: [Route] = [], actionRules: [ActionRule] = [],
+        startAction: String? = nil, startRequests: [Route] = [], stackRetry: StackRetry? = nil,
         given: (@Sendable (_ credentials: Credentials) -> JSONValue)? = nil
     ) {
         self.requestAction = requestAction
+        self.requestWithoutCredentials = requestWithoutCredentials
         self.appRequests = appRequests
         self.actionRules = actionRules
         self.startAction = startAction

@@ -34,6 +34,9 @@ extension TraceImporter {
         var arguments: JSONObject = [:]
         if item.entry.request.method != "GET" { arguments["method"] = .string(item.entry.request.method) }
         arguments["path"] = .string(decodedPath(item.path))
+        if let flag = spec.requestWithoutCredentials, item.entry.request.headers.first(named: "Authorization") == nil {
+            arguments[flag] = false
+        }
         if !item.query.isEmpty {
             var countedWithItsExchange = Summary()
             arguments["query"] = queryObject(item.query, summary: &countedWithItsExchange)

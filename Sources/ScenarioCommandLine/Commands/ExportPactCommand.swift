@@ -1,0 +1,85 @@
+import Foundation
+import ScenarioKit
+
+/// `scenario export-pact`: the scripted exchanges as a Pact v4 file, for a Pact broker's provider
+/// verification and `can-i-deploy`.
+struct ExportPactCommand: Command {
+    static let name = "export-pact"
+    static let abstract = "Write the scripted exchanges as a Pact v4 file for a broker"
+    static let arguments = "[paths...] -o DIR [options]"
+    static let discussion = """
+        Paths are scenario files or folders searched recursively (default: Scenarios). One file,
+        DIR/CONSUMER-PROVIDER.json, holds an interaction per scripted answer: the scenario's name
+        is its provider state, the request is as the exchange matches it (a path pattern becomes a
+        regex matcher and a provider-state generator), the answer has type matchers for its body.
+        Faults, exchanges marked "verify": {"skip": ...} and ones that match any method or path are
+        left out and listed. Secrets are replaced by stable placeholders unless --keep-secrets.
+        A file that does not load writes nothing (exit status 2).
+        """
+    static let options: [OptionSpec] = [
+        .value("--output", short: "-o", "DIR", "The folder to write the pact file into (required)"),
+        .value("--consumer", "NAME", "The consumer's name (default: the driver's name)"),
+        .value("--provider", "NAME", "The provider's name (default: \(defaultProvider))"),
+        .flag("--keep-secrets", "Do not replace secrets"),
+    ]
+    static let defaultProvider = "backend"
+
+    var paths: [String]
+    var output: String
+    var consumer: String?
+    var provider: String
+    var keepSecrets: Bool
+
+    init(_ arguments: ParsedArguments) throws(CLIError) {
+        paths = arguments.scenarioPaths
+        guard let output = arguments.value("--output") else { throw .missingArgument("-o DIR", command: Self.name) }
+        self.output = output
+        consumer = arguments.value("--consumer")
+        provider = arguments.value("--provider") ?? Self.defaultProvider
+        for (option, value) in [("--consumer", consumer), ("--provider", provider)]
+        where value?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+            throw .invalidValue(option: option, value: value ?? "", command: Self.name, reason: "a name is needed")
+        }
+        keepSecrets = arguments.has("--keep-secrets")
+    }
+
+    func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
+        let entries = try context.loadScenarios(paths)
+        if entries.isEmpty { throw .nothingSelected("no scenario files found in \(paths.joined(separator: ", "))") }
+        var export = PactExport(consumer: consumer ?? context.driver.name, provider: provider)
+        var failures: [LoadFailure] = []
+        for entry in entries {
+            switch entry.loaded {
+            case .failure(let failure):
+                failures.append(failure)
+            case .success(let scenario):
+                do {
+                    let root = try JSONTextParser(data: try ReportFile.read(entry.path), file: entry.path).parseDocument()
+                    export.add(scenario, root: root)
+                } catch {
+                    failures.append(
+                        LoadFailure(
+                            file: entry.path, issues: [LoadIssue(location: scenario.location, message: "cannot read the file: \(error)")]))
+                }
+            }
+        }
+        guard failures.isEmpty else {
+            for failure in failures { context.console.out(failure.description + "\n") }
+            context.console.err("error: \(failures.count) file\(failures.count == 1 ? "" : "s") did not load; nothing written\n")
+            return .fileProblem
+        }
+        for left in export.leftOut {
+            context.console.out(
+                "\(left.location): left out exchange '\(TerminalSafe.escape(left.exchange))': \(TerminalSafe.escape(left.reason))\n")
+        }
+        guard export.interactionCount > 0 else {
+            throw .nothingSelected("no exchange could be exported (\(export.leftOut.count) left out)")
+        }
+        let path = (output as NSString).appendingPathComponent(export.fileName)
+        try ReportFile.write(export.document(keepSecrets: keepSecrets, version: ScenarioCLI.version).prettyText + "\n", to: path)
+        context.console.out(
+            "Wrote \(path): \(export.interactionCount) interaction\(export.interactionCount == 1 ? "" : "s"), \(export.leftOut.count) exchange\(export.leftOut.count == 1 ? "" : "s") left out"
+                + (keepSecrets ? "; secrets kept (--keep-secrets)" : "") + "\n")
+        return .success
+    }
+}
