@@ -52,7 +52,7 @@ public class ScriptedURLProtocol: URLProtocol {
     /// backend, or fails.
     public static func configuration(route: String) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [RouteClass.protocolClass(for: route)]
+        configuration.protocolClasses = [RouteClass.protocolClass(forSlot: routes.slot(of: route) ?? 0)]
         configuration.urlCache = nil
         configuration.httpAdditionalHeaders = [routeHeader: route]
         return configuration
@@ -101,22 +101,28 @@ public class ScriptedURLProtocol: URLProtocol {
 
     override public func startLoading() {
         let urlRequest = self.request
-        guard let route = Self.route(of: urlRequest, onRunnerThread: true),
+        // FoundationNetworking adds the configuration's `httpAdditionalHeaders` in its own HTTP
+        // loading only, never to the request a protocol sees: add them here as it would, to
+        // every request of the load (redirects too), unless the request sets the field itself.
+        let sessionHeaders = URLSessionTaskInternals.additionalHeaders(of: task)
+        // A routed session names its run in those headers: its class may serve a later run by now.
+        let sessionRoute = sessionHeaders.first { $0.0 == Self.routeHeader }?.1
+        let key = Self.key(urlRequest)
+        guard
+            let route = urlRequest.value(forHTTPHeaderField: Self.routeHeader) ?? sessionRoute
+                ?? Self.route(of: urlRequest, onRunnerThread: true),
             let backend = Self.routes.backend(for: route), let url = urlRequest.url
         else {
+            // A session of an ended run: `canInit` announced it to the run its class serves now.
+            if let own = Self.ownRoute, own != sessionRoute { Self.routes.backend(for: own)?.outside?.forget(key) }
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
             return
         }
-        let key = Self.key(urlRequest)
         if Self.refusesDownload(task, urlRequest, backend: backend) {
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
             return
         }
         let uploadBody = URLSessionTaskInternals.uploadBody(of: task)
-        // FoundationNetworking adds the configuration's `httpAdditionalHeaders` in its own HTTP
-        // loading only, never to the request a protocol sees: add them here as it would, to
-        // every request of the load (redirects too), unless the request sets the field itself.
-        let sessionHeaders = URLSessionTaskInternals.additionalHeaders(of: task)
         // Our own transport tags its requests and tracks them itself; others are tracked here
         // until URLSession hands the answer on.
         let transportTag = urlRequest.value(forHTTPHeaderField: Self.tagHeader).flatMap { Int($0) }
@@ -252,11 +258,14 @@ public class ScriptedURLProtocol: URLProtocol {
 
 /// The protocol of one run's routed configurations. It takes every request of their sessions,
 /// from any thread, so none can fall through to URLSession's own HTTP loading: FoundationNetworking
-/// does not show a configuration's headers to its protocols, so each run's configurations get a
-/// class of their own (``RouteNumber``) that knows the run. A request of a run that has ended
-/// fails with `cannotConnectToHost` without opening a socket.
-final class RoutedURLProtocol<Route: RouteNumber>: ScriptedURLProtocol {
-    override class var ownRoute: String? { "run-\(Route.value)" }
+/// does not show a configuration's headers to its protocols, so the configurations of each run the
+/// process holds get a class of their own (``RouteNumber``, the run's slot) that knows the run. A
+/// slot is reused once its run ended (a class is never freed, and a test bundle runs thousands),
+/// so `startLoading` goes by the route the session's own headers name where it can read them. A
+/// request of a run that has ended fails with `cannotConnectToHost` without opening a socket.
+final class RoutedURLProtocol<Slot: RouteNumber>: ScriptedURLProtocol {
+    /// The run holding the slot; a route no run has when none does (slot 0 never is held).
+    override class var ownRoute: String? { routes.route(inSlot: Slot.value) ?? "ended" }
 
     override class func canInit(with request: URLRequest) -> Bool {
         Capture.rememberCurrentTask()
@@ -265,7 +274,7 @@ final class RoutedURLProtocol<Route: RouteNumber>: ScriptedURLProtocol {
     }
 }
 
-/// A run's number as a type, so that a run's URLProtocol class can be made at run time:
+/// A slot's number as a type, so that the URLProtocol class of a slot can be made at run time:
 /// `RouteTwice<RouteTwicePlusOne<RouteZero>>` is 2 × (2 × 0 + 1) = 2.
 protocol RouteNumber {
     static var value: Int { get }
@@ -284,10 +293,10 @@ enum RouteTwicePlusOne<Half: RouteNumber>: RouteNumber {
 }
 
 enum RouteClass {
-    /// The protocol class of the run named `route` (`run-N`).
-    static func protocolClass(for route: String) -> AnyClass {
+    /// The protocol class of the run holding `slot` (see ``RouteTable``).
+    static func protocolClass(forSlot slot: Int) -> AnyClass {
         func make<Number: RouteNumber>(_: Number.Type) -> AnyClass { RoutedURLProtocol<Number>.self }
-        return make(type(for: Int(route.dropFirst("run-".count)) ?? 0))
+        return make(type(for: slot))
     }
 
     /// The number as a type; ``RecordingURLProtocol`` makes its classes from it too.
@@ -300,10 +309,14 @@ enum RouteClass {
     }
 }
 
-/// Live routes: run id to backend. Entries exist only while their run does.
+/// Live routes: run id to backend. Entries exist only while their run does. Each live route also
+/// holds a slot, the lowest free one from 1, which names its configurations' protocol class: a
+/// process makes as many classes as runs it holds at once, not one per run it ever ran.
 private final class RouteTable: @unchecked Sendable {
     private let lock = NSLock()
     private var backends: [String: ScriptedBackend] = [:]
+    /// The route holding each slot, slot 1 first; `nil` where the slot is free.
+    private var slots: [String?] = []
     private var counter = 0
 
     func add(_ backend: ScriptedBackend) -> String {
@@ -311,11 +324,23 @@ private final class RouteTable: @unchecked Sendable {
             counter += 1
             let route = "run-\(counter)"
             backends[route] = backend
+            if let free = slots.firstIndex(of: nil) { slots[free] = route } else { slots.append(route) }
             return route
         }
     }
 
-    func remove(_ route: String) { lock.withLock { backends[route] = nil } }
+    func remove(_ route: String) {
+        lock.withLock {
+            backends[route] = nil
+            if let slot = slots.firstIndex(of: route) { slots[slot] = nil }
+        }
+    }
+
+    /// The slot `route` holds, while it is live.
+    func slot(of route: String) -> Int? { lock.withLock { slots.firstIndex(of: route).map { $0 + 1 } } }
+
+    /// The route holding `slot`, if any.
+    func route(inSlot slot: Int) -> String? { lock.withLock { slots.indices.contains(slot - 1) ? slots[slot - 1] : nil } }
 
     func backend(for route: String) -> ScriptedBackend? { lock.withLock { backends[route] } }
 
