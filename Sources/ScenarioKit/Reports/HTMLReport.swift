@@ -7,60 +7,63 @@
 public enum HTMLReport {
     /// Renders the run as an HTML document.
     public static func render(_ run: RunResult) -> String {
-        var page = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Scenario run: \(summaryText(run))</title>
-            <style>\(style)</style>
-            </head>
-            <body>
-            <h1>Scenario run</h1>
-            <p class="summary">\(escape(summaryText(run))) · \(escape(run.wallTime.reportShortText)) of wall time</p>
-
-            """
-        page += summaryTable(run)
-        for (offset, result) in run.scenarios.enumerated() {
-            page += section(result, anchor: "s\(offset + 1)")
-        }
-        page += "</body>\n</html>\n"
-        return page
+        var page = head(run.tally) + summaryTableHead
+        for (offset, result) in run.scenarios.enumerated() { page += summaryRow(result, at: offset) }
+        page += summaryTableEnd
+        for (offset, result) in run.scenarios.enumerated() { page += section(result, at: offset) }
+        return page + end
     }
 
-    private static func summaryText(_ run: RunResult) -> String {
+    /// The page up to its summary table: title, style, counts and wall time.
+    static func head(_ tally: RunTally) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Scenario run: \(summaryText(tally))</title>
+        <style>\(style)</style>
+        </head>
+        <body>
+        <h1>Scenario run</h1>
+        <p class="summary">\(escape(summaryText(tally))) · \(escape(tally.wallTime.reportShortText)) of wall time</p>
+
+        """
+    }
+
+    static let end = "</body>\n</html>\n"
+
+    private static func summaryText(_ tally: RunTally) -> String {
         let parts = [
-            "\(run.scenarios.count) scenario\(run.scenarios.count == 1 ? "" : "s")", "\(run.count(.passed)) passed",
-            "\(run.count(.failed)) failed", "\(run.count(.error)) errors", "\(run.count(.skipped)) skipped",
+            "\(tally.total) scenario\(tally.total == 1 ? "" : "s")", "\(tally.passed) passed",
+            "\(tally.failed) failed", "\(tally.errors) errors", "\(tally.skipped) skipped",
         ]
         return parts.joined(separator: ", ")
     }
 
     // MARK: - Summary
 
-    private static func summaryTable(_ run: RunResult) -> String {
-        var rows = ""
-        for (offset, result) in run.scenarios.enumerated() {
-            let first = firstProblem(result) ?? ""
-            rows += """
-                <tr class="\(result.status.rawValue)"><td>\(badge(result.status))</td>\
-                <td><a href="#s\(offset + 1)">\(escape(result.id))</a><div class="name">\(escape(result.name))</div></td>\
-                <td class="num">\(escape(VirtualClock.Instant.format(result.virtualTime)))</td>\
-                <td class="num">\(escape(result.wallTime.reportShortText))</td>\
-                <td class="problem">\(escape(first))</td></tr>
+    static let summaryTableHead = """
+        <table class="runs">
+        <thead><tr><th>status</th><th>scenario</th><th>virtual time</th><th>wall time</th><th>first problem</th></tr></thead>
+        <tbody>
 
-                """
-        }
-        return """
-            <table class="runs">
-            <thead><tr><th>status</th><th>scenario</th><th>virtual time</th><th>wall time</th><th>first problem</th></tr></thead>
-            <tbody>
-            \(rows)</tbody>
-            </table>
+        """
 
-            """
+    static let summaryTableEnd = "</tbody>\n</table>\n"
+
+    /// The summary table's row of the scenario at `offset` in the run, linking to its section.
+    static func summaryRow(_ result: ScenarioResult, at offset: Int) -> String {
+        """
+        <tr class="\(result.status.rawValue)"><td>\(badge(result.status))</td>\
+        <td><a href="#s\(offset + 1)">\(escape(result.id))</a><div class="name">\(escape(result.name))</div></td>\
+        <td class="num">\(escape(VirtualClock.Instant.format(result.virtualTime)))</td>\
+        <td class="num">\(escape(result.wallTime.reportShortText))</td>\
+        <td class="problem">\(escape(firstProblem(result) ?? ""))</td></tr>
+
+        """
     }
 
     /// The run's error, or its first failed check, in one line.
@@ -73,10 +76,11 @@ public enum HTMLReport {
 
     // MARK: - One scenario
 
-    private static func section(_ result: ScenarioResult, anchor: String) -> String {
+    /// The section of the scenario at `offset` in the run.
+    static func section(_ result: ScenarioResult, at offset: Int) -> String {
         let open = result.status == .passed || result.status == .skipped ? "" : " open"
         var body = """
-            <section id="\(anchor)" class="\(result.status.rawValue)">
+            <section id="s\(offset + 1)" class="\(result.status.rawValue)">
             <details\(open)>
             <summary>\(badge(result.status)) <span class="title">\(escape(result.name))</span> \
             <span class="id">\(escape(result.id))</span></summary>
