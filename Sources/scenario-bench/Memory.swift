@@ -34,16 +34,23 @@ func generatedCorpus(_ count: Int) -> String? {
 /// This process's resident memory in kilobytes, once freed pages went back to the system, so
 /// what is counted is what the process keeps (Linux; `nil` elsewhere).
 func residentKilobytes() -> Int? {
+    FreedMemory.release()
+    return statusKilobytes(getpid(), "VmRSS:")
+}
+
+/// Starts this process's peak resident memory (`VmHWM`) again from what it holds now: then
+/// ``peakKilobytes()`` is the peak of what runs in between (Linux).
+func resetPeak() {
     #if os(Linux)
-        FreedMemory.release()
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-        else { return nil }
-        return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
-    #else
-        return nil
+        let file = open("/proc/self/clear_refs", O_WRONLY)
+        guard file >= 0 else { return }
+        _ = write(file, "5", 1)
+        close(file)
     #endif
 }
+
+/// This process's peak resident memory since ``resetPeak()``, in kilobytes (Linux; `nil` elsewhere).
+func peakKilobytes() -> Int? { statusKilobytes(getpid(), "VmHWM:") }
 
 /// Bytes this process keeps per scenario run through `ScenarioRunner.run`: its resident growth
 /// between `count` and `2 × count` runs (after a warm-up), divided by `count`.

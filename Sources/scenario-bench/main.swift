@@ -145,12 +145,14 @@ compression.print()
 if let hour = loadFile("Scenarios/rate-limit/reset-429-one-hour-then-retry-succeeds.json") {
     let template = await ScenarioRunner(driver: SessionKitDriver()).run(hour)
     var folderTable = Table(title: "Report folder: a test bundle's cases recording one result each")
-    folderTable.add("cases", "wall, records and the flush", "cases / s")
+    folderTable.add("cases", "wall, records and the flush", "cases / s", "peak MB above the start")
     var perCase: [Duration] = []
     for count in quick ? [100, 400] : [250, 1000] {
         let path = NSTemporaryDirectory() + "scenario-bench-reports-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let folder = ReportFolder(path: path)
+        let start = residentKilobytes()
+        resetPeak()
         let elapsed = ContinuousClock().measure {
             for index in 0..<count {
                 var result = template
@@ -160,7 +162,9 @@ if let hour = loadFile("Scenarios/rate-limit/reset-429-one-hour-then-retry-succe
             try? folder.flush()
         }
         perCase.append(elapsed / count)
-        folderTable.add("\(count)", "\(format(elapsed.seconds, 2)) s", format(Double(count) / elapsed.seconds, 0))
+        // Each rewrite reads the folder's results: what it holds at once is the peak.
+        let peak = start.flatMap { start in peakKilobytes().map { format(Double($0 - start) / 1024) } } ?? "n/a"
+        folderTable.add("\(count)", "\(format(elapsed.seconds, 2)) s", format(Double(count) / elapsed.seconds, 0), peak)
     }
     folderTable.print()
     print(
