@@ -37,8 +37,8 @@ private final class MemorySampler: @unchecked Sendable {
             Thread.detachNewThread { [self] in
                 while lock.withLock({ running }) {
                     let pids = [pid] + children()
-                    let total = pids.compactMap { Self.kilobytes($0, "VmRSS:") }.reduce(0, +)
-                    let largest = pids.compactMap { Self.kilobytes($0, "VmHWM:") }.max() ?? 0
+                    let total = pids.compactMap { statusKilobytes($0, "VmRSS:") }.reduce(0, +)
+                    let largest = pids.compactMap { statusKilobytes($0, "VmHWM:") }.max() ?? 0
                     lock.withLock {
                         peakKilobytes = max(peakKilobytes, total)
                         largestKilobytes = max(largestKilobytes, largest)
@@ -69,14 +69,14 @@ private final class MemorySampler: @unchecked Sendable {
             return text.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
         }
     }
+}
 
-    /// A memory line of `/proc/PID/status` (`VmRSS:`, `VmHWM:`), in kilobytes.
-    private static func kilobytes(_ pid: pid_t, _ field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
-        else { return nil }
-        return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
-    }
+/// A memory line of `/proc/PID/status` (`VmRSS:`, `VmHWM:`), in kilobytes (Linux; `nil` elsewhere).
+func statusKilobytes(_ pid: pid_t, _ field: String) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
+    else { return nil }
+    return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
 }
 
 enum Measure {

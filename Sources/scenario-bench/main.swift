@@ -6,7 +6,8 @@ import SessionKitDriver
 //   swift build -c release && .build/release/scenario-bench
 // It reads Scenarios/ and runs the `scenario` program built beside it. `--quick` runs less;
 // `--traces` prints only the trace import figures; `--exchanges` only the per-exchange ones (to
-// profile the engine's share); `--shrink` only the shrink figures; `--contracts` only the API document figures.
+// profile the engine's share); `--shrink` only the shrink figures; `--contracts` only the API document figures;
+// `--memory` only the memory ones.
 
 let repository = FileManager.default.currentDirectoryPath
 let binFolder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
@@ -36,6 +37,12 @@ DocumentLoad.reportIfAsked()
 // `--contracts`: only the API document and verification figures.
 if CommandLine.arguments.contains("--contracts") {
     contractFigures()
+    exit(0)
+}
+
+// `--memory`: only the memory figures (those through the CLI need the release `scenario` too).
+if CommandLine.arguments.contains("--memory") {
+    await memoryFigures()
     exit(0)
 }
 
@@ -167,12 +174,14 @@ compression.print()
 if let hour = loadFile("Scenarios/rate-limit/reset-429-one-hour-then-retry-succeeds.json") {
     let template = await ScenarioRunner(driver: SessionKitDriver()).run(hour)
     var folderTable = Table(title: "Report folder: a test bundle's cases recording one result each")
-    folderTable.add("cases", "wall, records and the flush", "cases / s")
+    folderTable.add("cases", "wall, records and the flush", "cases / s", "peak MB above the start")
     var perCase: [Duration] = []
     for count in quick ? [100, 400] : [250, 1000] {
         let path = NSTemporaryDirectory() + "scenario-bench-reports-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let folder = ReportFolder(path: path)
+        let start = residentKilobytes()
+        resetPeak()
         let elapsed = ContinuousClock().measure {
             for index in 0..<count {
                 var result = template
@@ -182,7 +191,9 @@ if let hour = loadFile("Scenarios/rate-limit/reset-429-one-hour-then-retry-succe
             try? folder.flush()
         }
         perCase.append(elapsed / count)
-        folderTable.add("\(count)", "\(format(elapsed.seconds, 2)) s", format(Double(count) / elapsed.seconds, 0))
+        // Each rewrite reads the folder's results: what it holds at once is the peak.
+        let peak = start.flatMap { start in peakKilobytes().map { format(Double($0 - start) / 1024) } } ?? "n/a"
+        folderTable.add("\(count)", "\(format(elapsed.seconds, 2)) s", format(Double(count) / elapsed.seconds, 0), peak)
     }
     folderTable.print()
     print(
@@ -241,57 +252,7 @@ for jobs in Set([1, cores]).sorted() where !quick {
 }
 corpus.print()
 
-/// A folder of `count` scenarios: the brief's four cases, copied with unique ids.
-func generatedCorpus(_ count: Int) -> String? {
-    let brief = [
-        "blocked-user/concurrent-403s-log-out-once", "rate-limit/reset-429-retry-after-delta-seconds",
-        "token-refresh/token-expiry-then-single-shared-refresh", "startup/user-inactive-at-startup",
-    ]
-    let folder = NSTemporaryDirectory() + "scenario-bench-\(count)-\(ProcessInfo.processInfo.processIdentifier)"
-    try? FileManager.default.removeItem(atPath: folder)
-    for (index, name) in brief.enumerated() {
-        guard let data = FileManager.default.contents(atPath: "Scenarios/\(name).json") else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
-        // Names are unique in a run: number each copy's.
-        guard let name = text.range(of: #""name": ""#) else { return nil }
-        let sub = "\(folder)/case\(index)"
-        try? FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
-        for copy in 0..<(count / brief.count) {
-            let unique = text.replacingCharacters(in: name, with: "\"name\": \"#\(copy) ")
-            _ = FileManager.default.createFile(atPath: "\(sub)/\(copy).json", contents: Data(unique.utf8))
-        }
-    }
-    return folder
-}
-
-var scaling = Table(title: "Scaling: generated corpora of the brief's four cases, --jobs \(cores)")
-scaling.add("scenarios", "reports", "wall", "scenarios / s", "peak MB, largest process", "peak MB, all processes")
-var figures: [String: (Duration, Double, Double?)] = [:]
-for count in quick ? [1_000] : [1_000, 10_000] {
-    guard let folder = generatedCorpus(count) else { continue }
-    defer {
-        for path in [folder, folder + "-junit.xml", folder + "-results.json"] { try? FileManager.default.removeItem(atPath: path) }
-    }
-    for reports in [true, false] {
-        let arguments =
-            ["run", folder, "--quiet", "--jobs", "\(cores)"]
-            + (reports ? ["--junit", folder + "-junit.xml", "--json", folder + "-results.json"] : ["--no-reports"])
-        let run = Measure.child(scenarioProgram, arguments, in: repository)
-        figures["\(count)-\(reports)"] = (run.wall, run.peakMegabytes, run.peakTotalMegabytes)
-        scaling.add(
-            "\(count)\(run.status == 0 ? "" : " (exit \(run.status))")", reports ? "on" : "off", "\(format(run.wall.seconds, 2)) s",
-            format(Double(count) / run.wall.seconds, 0), format(run.peakMegabytes), run.peakTotalMegabytes.map { format($0) } ?? "n/a")
-    }
-}
-for reports in [true, false] {
-    if let small = figures["1000-\(reports)"], let large = figures["10000-\(reports)"] {
-        let totals = large.2.flatMap { large in small.2.map { large / $0 } }
-        scaling.add(
-            "10k / 1k", reports ? "on" : "off", "× \(format(large.0.seconds / small.0.seconds, 2))", "",
-            "× \(format(large.1 / small.1, 2))", totals.map { "× \(format($0, 2))" } ?? "n/a")
-    }
-}
-scaling.print()
+await memoryFigures()
 
 // MARK: - Trace import, through the release CLI
 

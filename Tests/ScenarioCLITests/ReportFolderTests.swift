@@ -61,6 +61,31 @@ struct ReportFolderTests {
         #expect(((json as? [String: Any])?["scenarios"] as? [[String: Any]])?.count == 157)
     }
 
+    /// The reports are written one result at a time, and are what rendering the whole run gives:
+    /// the folder's results in id and label order, named after their labels, the run's wall time
+    /// the sum of theirs.
+    @Test func theReportsAreTheRenderedRunOfTheFoldersResults() throws {
+        let folder = try TemporaryFolder()
+        let reports = ReportFolder(path: folder.path("Reports"))
+        for (index, id) in ["b/second", "a/first", "c/third"].enumerated() {
+            var result = Self.result(id, index == 1 ? .failed : .passed)
+            result.wallTime = .milliseconds(10 * (index + 1))
+            try reports.record(result, label: "direct")
+            try reports.record(result, label: "urlSession")
+        }
+        try reports.flush()
+        let results = reports.results()
+        #expect(
+            results.map(\.name) == [
+                "a/first (direct)", "a/first (urlSession)", "b/second (direct)", "b/second (urlSession)", "c/third (direct)",
+                "c/third (urlSession)",
+            ])
+        let run = RunResult(scenarios: results, wallTime: .milliseconds(120))
+        #expect(try folder.read("Reports/\(ReportFolder.junitName)") == JUnitReport.render(run))
+        #expect(try folder.read("Reports/\(ReportFolder.jsonName)") == JSONReport.render(run))
+        #expect(try folder.read("Reports/\(ReportFolder.htmlName)") == HTMLReport.render(run))
+    }
+
     @Test func recordingAScenarioAgainReplacesItsCase() throws {
         let folder = try TemporaryFolder()
         let reports = ReportFolder(path: folder.path("Reports"))

@@ -3,8 +3,8 @@ import Testing
 
 @testable import ScenarioKit
 
-/// The JUnit and JSON reports `scenario run` writes as results arrive are, byte for byte, what
-/// rendering the whole run gives, whatever order the results finish in.
+/// The JUnit, JSON and HTML reports `scenario run` writes as results arrive are, byte for byte,
+/// what rendering the whole run gives, whatever order the results finish in.
 @Suite("Streamed reports")
 struct StreamedReportTests {
     /// Every status, characters both formats must escape, a name that repeats in one folder
@@ -26,18 +26,21 @@ struct StreamedReportTests {
         return RunResult(scenarios: scenarios, wallTime: .milliseconds(2_345))
     }()
 
-    /// Streams `run` in the order `arrival` gives and returns both files' text.
-    private func stream(_ run: RunResult, arrival: [Int]) throws -> (junit: String, json: String) {
+    /// Streams `run` in the order `arrival` gives and returns the three files' text.
+    private func stream(_ run: RunResult, arrival: [Int]) throws -> (junit: String, json: String, html: String) {
         let folder = try TemporaryFolder()
         let junit = JUnitReport.Stream(path: folder.path("Reports/junit.xml"))
         let json = JSONReport.Stream(path: folder.path("Reports/results.json"))
+        let html = HTMLReport.Stream(path: folder.path("Reports/report.html"))
         for slot in arrival {
             junit.add(run.scenarios[slot], at: slot)
             json.add(run.scenarios[slot], at: slot)
+            html.add(run.scenarios[slot], at: slot)
         }
         try junit.finish(run.tally)
         try json.finish(run.tally)
-        return (try folder.read("Reports/junit.xml"), try folder.read("Reports/results.json"))
+        try html.finish(run.tally)
+        return (try folder.read("Reports/junit.xml"), try folder.read("Reports/results.json"), try folder.read("Reports/report.html"))
     }
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
@@ -47,7 +50,11 @@ struct StreamedReportTests {
         let streamed = try stream(Self.run, arrival: arrival)
         #expect(streamed.junit == JUnitReport.render(Self.run), "arrival order \(arrival)")
         #expect(streamed.json == JSONReport.render(Self.run), "arrival order \(arrival)")
+        #expect(streamed.html == HTMLReport.render(Self.run), "arrival order \(arrival)")
         #expect(streamed.junit.contains("name=\"Login works [auth/login-again]\""))
+        // Each row links to its own section, in input order.
+        #expect(streamed.html.contains(##"<a href="#s4">auth/login-again</a>"##))
+        #expect(streamed.html.contains(#"<section id="s4" class="passed">"#))
     }
 
     @Test func anEmptyRunStreamsAsItRenders() throws {
@@ -55,6 +62,7 @@ struct StreamedReportTests {
         let streamed = try stream(empty, arrival: [])
         #expect(streamed.junit == JUnitReport.render(empty))
         #expect(streamed.json == JSONReport.render(empty))
+        #expect(streamed.html == HTMLReport.render(empty))
     }
 
     @Test func aFinishedReportReplacesTheLastOneAndLeavesNoScratchFiles() throws {

@@ -163,10 +163,12 @@ struct RunCommand: Command {
             console.out(header + "\n")
         }
 
-        // JUnit and JSON take each result as it comes; the HTML page needs the whole run.
-        let streams: [any StreamedReport] = [junitPath.map(JUnitReport.Stream.init), jsonPath.map(JSONReport.Stream.init)]
-            .compactMap { $0 }
-        let outcome = await suite.run(files: files, keeping: htmlPath == nil ? .problems : .all) { result, slot in
+        // Every report takes each result as it comes: the run keeps only failures, for the console.
+        let streams: [any StreamedReport] = [
+            junitPath.map(JUnitReport.Stream.init), jsonPath.map(JSONReport.Stream.init), htmlPath.map(HTMLReport.Stream.init),
+        ]
+        .compactMap { $0 }
+        let outcome = await suite.run(files: files, keeping: .problems) { result, slot in
             if let line = report.progressLine(result) { console.out(line) }
             for stream in streams { stream.add(result, at: slot) }
         }
@@ -186,14 +188,6 @@ struct RunCommand: Command {
                 written.append(stream.path)
             } catch {
                 writeError = writeError ?? .cannotWrite(path: stream.path, reason: (error as? ReportWriteError)?.reason ?? "\(error)")
-            }
-        }
-        if let htmlPath {
-            do {
-                try ReportFile.write(HTMLReport.render(outcome.run, writtenTo: htmlPath), to: htmlPath)
-                written.append(htmlPath)
-            } catch {
-                writeError = writeError ?? error
             }
         }
 

@@ -8,33 +8,34 @@ import Foundation
 /// page escapes every character it prints.
 public enum HTMLReport {
     /// Renders the run as an HTML document.
-    public static func render(_ run: RunResult) -> String { render(run, writtenTo: nil) }
-
-    /// Renders the run as the HTML document written to `path`, which links a failing scenario to
-    /// its shrunk copy relative to where the page is.
-    package static func render(_ run: RunResult, writtenTo path: String?) -> String {
-        var page = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Scenario run: \(summaryText(run))</title>
-            <style>\(style)</style>
-            </head>
-            <body>
-            <h1>Scenario run</h1>
-            <p class="summary">\(escape(summaryText(run))) · \(escape(run.wallTime.reportShortText)) of wall time</p>
-
-            """
-        page += summaryTable(run)
-        for (offset, result) in run.scenarios.enumerated() {
-            page += section(result, anchor: "s\(offset + 1)", pageFolder: path.map { ($0 as NSString).deletingLastPathComponent })
-        }
-        page += "</body>\n</html>\n"
-        return page
+    public static func render(_ run: RunResult) -> String {
+        var page = head(run.tally) + summaryTableHead
+        for (offset, result) in run.scenarios.enumerated() { page += summaryRow(result, at: offset) }
+        page += summaryTableEnd
+        for (offset, result) in run.scenarios.enumerated() { page += section(result, at: offset) }
+        return page + end
     }
+
+    /// The page up to its summary table: title, style, counts and wall time.
+    static func head(_ tally: RunTally) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Scenario run: \(summaryText(tally))</title>
+        <style>\(style)</style>
+        </head>
+        <body>
+        <h1>Scenario run</h1>
+        <p class="summary">\(escape(summaryText(tally))) · \(escape(tally.wallTime.reportShortText)) of wall time</p>
+
+        """
+    }
+
+    static let end = "</body>\n</html>\n"
 
     /// `file` as a link from a page in `folder`, both as given (relative to the working folder).
     static func relativePath(to file: String, from folder: String) -> String {
@@ -49,37 +50,35 @@ public enum HTMLReport {
         return (up + target[shared...]).joined(separator: "/")
     }
 
-    private static func summaryText(_ run: RunResult) -> String {
+    private static func summaryText(_ tally: RunTally) -> String {
         let parts = [
-            "\(run.scenarios.count) scenario\(run.scenarios.count == 1 ? "" : "s")", "\(run.count(.passed)) passed",
-            "\(run.count(.failed)) failed", "\(run.count(.error)) errors", "\(run.count(.skipped)) skipped",
+            "\(tally.total) scenario\(tally.total == 1 ? "" : "s")", "\(tally.passed) passed",
+            "\(tally.failed) failed", "\(tally.errors) errors", "\(tally.skipped) skipped",
         ]
         return parts.joined(separator: ", ")
     }
 
     // MARK: - Summary
 
-    private static func summaryTable(_ run: RunResult) -> String {
-        var rows = ""
-        for (offset, result) in run.scenarios.enumerated() {
-            let first = firstProblem(result) ?? ""
-            rows += """
-                <tr class="\(result.status.rawValue)"><td>\(badge(result.status))</td>\
-                <td><a href="#s\(offset + 1)">\(escape(result.id))</a><div class="name">\(escape(result.name))</div></td>\
-                <td class="num">\(escape(VirtualClock.Instant.format(result.virtualTime)))</td>\
-                <td class="num">\(escape(result.wallTime.reportShortText))</td>\
-                <td class="problem">\(escape(first))</td></tr>
+    static let summaryTableHead = """
+        <table class="runs">
+        <thead><tr><th>status</th><th>scenario</th><th>virtual time</th><th>wall time</th><th>first problem</th></tr></thead>
+        <tbody>
 
-                """
-        }
-        return """
-            <table class="runs">
-            <thead><tr><th>status</th><th>scenario</th><th>virtual time</th><th>wall time</th><th>first problem</th></tr></thead>
-            <tbody>
-            \(rows)</tbody>
-            </table>
+        """
 
-            """
+    static let summaryTableEnd = "</tbody>\n</table>\n"
+
+    /// The summary table's row of the scenario at `offset` in the run, linking to its section.
+    static func summaryRow(_ result: ScenarioResult, at offset: Int) -> String {
+        """
+        <tr class="\(result.status.rawValue)"><td>\(badge(result.status))</td>\
+        <td><a href="#s\(offset + 1)">\(escape(result.id))</a><div class="name">\(escape(result.name))</div></td>\
+        <td class="num">\(escape(VirtualClock.Instant.format(result.virtualTime)))</td>\
+        <td class="num">\(escape(result.wallTime.reportShortText))</td>\
+        <td class="problem">\(escape(firstProblem(result) ?? ""))</td></tr>
+
+        """
     }
 
     /// The run's error, or its first failed check, in one line.
@@ -92,10 +91,12 @@ public enum HTMLReport {
 
     // MARK: - One scenario
 
-    private static func section(_ result: ScenarioResult, anchor: String, pageFolder: String?) -> String {
+    /// The section of the scenario at `offset` in the run, on a page written into `pageFolder`
+    /// (which its link to a shrunk copy is relative to; `nil`: the working folder).
+    static func section(_ result: ScenarioResult, at offset: Int, pageFolder: String? = nil) -> String {
         let open = result.status == .passed || result.status == .skipped ? "" : " open"
         var body = """
-            <section id="\(anchor)" class="\(result.status.rawValue)">
+            <section id="s\(offset + 1)" class="\(result.status.rawValue)">
             <details\(open)>
             <summary>\(badge(result.status)) <span class="title">\(escape(result.name))</span> \
             <span class="id">\(escape(result.id))</span></summary>

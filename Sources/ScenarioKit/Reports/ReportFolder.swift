@@ -82,28 +82,34 @@ public struct ReportFolder: Sendable {
         }
     }
 
-    /// Writes the three reports from every result the folder holds (under the lock). The first
-    /// rewrite of a process drops what ended processes left (this process's own parts stay).
+    /// Writes the three reports from every result the folder holds (under the lock), streamed
+    /// one result at a time: a rewrite holds no more of a large folder than of a small one. The
+    /// first rewrite of a process drops what ended processes left (this process's own parts stay).
     private func rewrite(_ parts: URL, droppingEnded: Bool) throws(Failure) {
-        let scenarios = Self.results(in: parts, droppingEnded: droppingEnded)
-        Self.backlogs[path] = Backlog(resultsWritten: scenarios.count)
+        let found = Self.parts(in: parts, droppingEnded: droppingEnded)
+        let folder = URL(fileURLWithPath: path)
+        let streams: [any StreamedReport] = [
+            JUnitReport.Stream(path: folder.appendingPathComponent(Self.junitName).path),
+            JSONReport.Stream(path: folder.appendingPathComponent(Self.jsonName).path),
+            HTMLReport.Stream(path: folder.appendingPathComponent(Self.htmlName).path),
+        ]
         // Cases may run in parallel: the run's time is the work done, as in a suite's JUnit time.
-        let run = RunResult(scenarios: scenarios, wallTime: scenarios.reduce(.zero) { $0 + $1.wallTime })
-        for (name, text) in [
-            (Self.junitName, JUnitReport.render(run)), (Self.jsonName, JSONReport.render(run)),
-            (Self.htmlName, HTMLReport.render(run, writtenTo: URL(fileURLWithPath: path).appendingPathComponent(Self.htmlName).path)),
-        ] {
-            let destination = URL(fileURLWithPath: path).appendingPathComponent(name)
-            do { try Data(text.utf8).write(to: destination, options: .atomic) } catch {
-                throw Failure(description: "cannot write \(destination.path): \(error.localizedDescription)")
-            }
+        var tally = RunTally()
+        for result in found.lazy.compactMap(Self.result(of:)) {
+            for stream in streams { stream.add(result, at: tally.total) }
+            tally.add(result.status)
+            tally.wallTime += result.wallTime
+        }
+        Self.backlogs[path] = Backlog(resultsWritten: tally.total)
+        for stream in streams {
+            do { try stream.finish(tally) } catch { throw Failure(description: "\(error)") }
         }
     }
 
     /// Every result the folder holds, in scenario id order (then label order), each named after
     /// its label when more than one label is there.
     public func results() -> [ScenarioResult] {
-        Self.results(in: URL(fileURLWithPath: path).appendingPathComponent(Self.partsName))
+        Self.parts(in: URL(fileURLWithPath: path).appendingPathComponent(Self.partsName)).compactMap(Self.result(of:))
     }
 
     // MARK: - Parts
@@ -118,30 +124,51 @@ public struct ReportFolder: Sendable {
 
     private static let partsName = ".results"
 
-    /// The results in `parts`; with `droppingEnded`, the parts of processes no longer running
-    /// (and those that do not decode) are deleted instead, each part being read once either way.
-    private static func results(in parts: URL, droppingEnded: Bool = false) -> [ScenarioResult] {
+    /// What ordering and naming a part takes, read without the rest of its result.
+    private struct PartKey: Decodable {
+        struct ResultID: Decodable { var id: String }
+        var process: Int
+        var label: String?
+        var result: ResultID
+    }
+
+    /// A part to read: its file, and the label its result is named after (when the folder holds
+    /// more than one label).
+    private struct FoundPart {
+        var file: URL
+        var nameLabel: String?
+    }
+
+    /// The parts in `parts`, in scenario id order (then label order); with `droppingEnded`, the
+    /// parts of processes no longer running (and those that do not decode) are deleted instead.
+    private static func parts(in parts: URL, droppingEnded: Bool = false) -> [FoundPart] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parts.path)) ?? []
         let decoder = JSONDecoder()
-        let found = names.filter { $0.hasSuffix(".json") }.compactMap { name -> Part? in
+        let found = names.filter { $0.hasSuffix(".json") }.compactMap { name -> (key: PartKey, file: URL)? in
             let file = parts.appendingPathComponent(name)
-            guard let data = try? Data(contentsOf: file), let part = try? decoder.decode(Part.self, from: data) else {
+            guard let data = try? Data(contentsOf: file), let key = try? decoder.decode(PartKey.self, from: data) else {
                 if droppingEnded { try? FileManager.default.removeItem(at: file) }
                 return nil
             }
-            guard !droppingEnded || isRunning(part.process) else {
+            guard !droppingEnded || isRunning(key.process) else {
                 try? FileManager.default.removeItem(at: file)
                 return nil
             }
-            return part
+            return (key, file)
         }
-        .sorted { ($0.result.id, $0.label ?? "") < ($1.result.id, $1.label ?? "") }
-        let labelled = Set(found.map { $0.label ?? "" }).count > 1
-        return found.map { part in
-            var result = part.result
-            if labelled, let label = part.label { result.name += " (\(label))" }
-            return result
+        .sorted { ($0.key.result.id, $0.key.label ?? "") < ($1.key.result.id, $1.key.label ?? "") }
+        let labelled = Set(found.map { $0.key.label ?? "" }).count > 1
+        return found.map { FoundPart(file: $0.file, nameLabel: labelled ? $0.key.label : nil) }
+    }
+
+    /// The result a part holds, named after its label when it has one to show; `nil` when the part
+    /// no longer reads (another process dropped it meanwhile).
+    private static func result(of part: FoundPart) -> ScenarioResult? {
+        guard let data = try? Data(contentsOf: part.file), var result = try? JSONDecoder().decode(Part.self, from: data).result else {
+            return nil
         }
+        if let label = part.nameLabel { result.name += " (\(label))" }
+        return result
     }
 
     /// A file name for a result that stays the same for the same scenario and label, whatever

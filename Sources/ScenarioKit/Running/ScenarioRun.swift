@@ -88,6 +88,8 @@ final class ScenarioRun: @unchecked Sendable {
             abandoned(abandon(message, ending: turn))
             ScenarioTurn.parkForever()
         }
+        // `abandoned` holds the caller's hold on this run: kept past the run, the two would keep each other.
+        defer { endFromAWait = nil }
         limitWaits(from: clock.now)
         defer { scheduler.waitLimits = nil }
 

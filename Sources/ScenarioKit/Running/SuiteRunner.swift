@@ -134,15 +134,17 @@ package struct SuiteRunner: Sendable {
         await run(files.map(Source.unread), keeping: retention, receive: receive)
     }
 
-    /// A scenario to decide on: already loaded, or a file not read yet.
+    /// A scenario to decide on: already loaded, or a file not read yet. A run holds one per
+    /// scenario until it ends: a loaded scenario is boxed (`indirect`), so a long list of files
+    /// costs a path each, not the size of a `Scenario`.
     private enum Source {
-        case loaded(Entry)
+        indirect case loaded(Entry)
         case unread(DiscoveredScenario)
     }
 
-    /// A scenario chosen to run.
+    /// A scenario chosen to run (boxed when loaded, as in ``Source``).
     private enum Work: Sendable {
-        case scenario(Scenario)
+        indirect case scenario(Scenario)
         case file(DiscoveredScenario)
     }
 

@@ -43,7 +43,7 @@ public class ScriptedURLProtocol: URLProtocol {
     /// backend, or fails.
     public static func configuration(route: String) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [RouteClass.protocolClass(for: route)]
+        configuration.protocolClasses = [RouteClass.protocolClass(forSlot: routes.slot(of: route) ?? 0)]
         configuration.urlCache = nil
         configuration.httpAdditionalHeaders = [routeHeader: route]
         return configuration
@@ -92,22 +92,28 @@ public class ScriptedURLProtocol: URLProtocol {
 
     override public func startLoading() {
         let urlRequest = self.request
-        guard let route = Self.route(of: urlRequest, onRunnerThread: true),
+        // FoundationNetworking adds the configuration's `httpAdditionalHeaders` in its own HTTP
+        // loading only, never to the request a protocol sees: add them here as it would, to
+        // every request of the load (redirects too), unless the request sets the field itself.
+        let sessionHeaders = URLSessionTaskInternals.additionalHeaders(of: task)
+        // A routed session names its run in those headers: its class may serve a later run by now.
+        let sessionRoute = sessionHeaders.first { $0.0 == Self.routeHeader }?.1
+        let key = Self.key(urlRequest)
+        guard
+            let route = urlRequest.value(forHTTPHeaderField: Self.routeHeader) ?? sessionRoute
+                ?? Self.route(of: urlRequest, onRunnerThread: true),
             let backend = Self.routes.backend(for: route), let url = urlRequest.url
         else {
+            // A session of an ended run: `canInit` announced it to the run its class serves now.
+            if let own = Self.ownRoute, own != sessionRoute { Self.routes.backend(for: own)?.outside?.forget(key) }
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
             return
         }
-        let key = Self.key(urlRequest)
         if Self.refusesDownload(task, urlRequest, backend: backend) {
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
             return
         }
         let uploadBody = URLSessionTaskInternals.uploadBody(of: task)
-        // FoundationNetworking adds the configuration's `httpAdditionalHeaders` in its own HTTP
-        // loading only, never to the request a protocol sees: add them here as it would, to
-        // every request of the load (redirects too), unless the request sets the field itself.
-        let sessionHeaders = URLSessionTaskInternals.additionalHeaders(of: task)
         // Our own transport tags its requests and tracks them itself; others are tracked here
         // until URLSession hands the answer on.
         let transportTag = urlRequest.value(forHTTPHeaderField: Self.tagHeader).flatMap { Int($0) }
@@ -249,11 +255,14 @@ public class ScriptedURLProtocol: URLProtocol {
 
 /// The protocol of one run's routed configurations. It takes every request of their sessions,
 /// from any thread, so none can fall through to URLSession's own HTTP loading: FoundationNetworking
-/// does not show a configuration's headers to its protocols, so each run's configurations get a
-/// class of their own (``RouteNumber``) that knows the run. A request of a run that has ended
-/// fails with `cannotConnectToHost` without opening a socket.
-final class RoutedURLProtocol<Route: RouteNumber>: ScriptedURLProtocol {
-    override class var ownRoute: String? { "run-\(Route.value)" }
+/// does not show a configuration's headers to its protocols, so the configurations of each run the
+/// process holds get a class of their own (``RouteNumber``, the run's slot) that knows the run. A
+/// slot is reused once its run ended (a class is never freed, and a test bundle runs thousands),
+/// so `startLoading` goes by the route the session's own headers name where it can read them. A
+/// request of a run that has ended fails with `cannotConnectToHost` without opening a socket.
+final class RoutedURLProtocol<Slot: RouteNumber>: ScriptedURLProtocol {
+    /// The run holding the slot; a route no run has when none does (slot 0 never is held).
+    override class var ownRoute: String? { routes.route(inSlot: Slot.value) ?? "ended" }
 
     override class func canInit(with request: URLRequest) -> Bool {
         ScenarioHost.shared.rememberCurrentTask()
@@ -262,7 +271,7 @@ final class RoutedURLProtocol<Route: RouteNumber>: ScriptedURLProtocol {
     }
 }
 
-/// A run's number as a type, so that a run's URLProtocol class can be made at run time:
+/// A slot's number as a type, so that the URLProtocol class of a slot can be made at run time:
 /// `RouteTwice<RouteTwicePlusOne<RouteZero>>` is 2 × (2 × 0 + 1) = 2.
 protocol RouteNumber {
     static var value: Int { get }
@@ -281,10 +290,10 @@ enum RouteTwicePlusOne<Half: RouteNumber>: RouteNumber {
 }
 
 enum RouteClass {
-    /// The protocol class of the run named `route` (`run-N`).
-    static func protocolClass(for route: String) -> AnyClass {
+    /// The protocol class of the run holding `slot` (see ``URLRoutes``).
+    static func protocolClass(forSlot slot: Int) -> AnyClass {
         func make<Number: RouteNumber>(_: Number.Type) -> AnyClass { RoutedURLProtocol<Number>.self }
-        return make(type(for: Int(route.dropFirst("run-".count)) ?? 0))
+        return make(type(for: slot))
     }
 
     /// The number as a type; ``RecordingURLProtocol`` makes its classes from it too.
