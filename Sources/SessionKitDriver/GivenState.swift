@@ -51,7 +51,7 @@ struct GivenState {
     private static func duration(_ value: ScenarioKit.JSONValue?, _ name: String) throws -> Duration? {
         guard let value else { return nil }
         // Zero would let a polling loop spin without time passing.
-        guard let text = value.stringValue, let duration = try? DurationParser.parse(text), duration > .zero else {
+        guard let text = value.stringValue, let duration = try? Duration(scenarioText: text), duration > .zero else {
             throw Problem(description: "given.config.\(name) must be a duration above zero, such as \"15s\"")
         }
         return duration

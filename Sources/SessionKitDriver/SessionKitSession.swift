@@ -225,7 +225,7 @@ struct SessionKitSession: DriverSession {
         case .string(let string): .string(string)
         case .array(let elements): .array(elements.map(toSessionKit))
         case .object(let object):
-            .object(Dictionary(object.members.map { ($0.key, toSessionKit($0.value)) }, uniquingKeysWith: { $1 }))
+            .object(Dictionary(object.map { ($0.key, toSessionKit($0.value)) }, uniquingKeysWith: { $1 }))
         }
     }
 

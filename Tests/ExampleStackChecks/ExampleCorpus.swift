@@ -5,25 +5,25 @@ import ScenarioKit
 /// same way (every scenario passes on both routes, repeated runs give one outcome, explored
 /// schedules pass, and a scenario changed to expect what the app does not do fails). The checks
 /// return what they saw; the test says what it expects of it.
-public struct ExampleCorpus: Sendable {
+package struct ExampleCorpus: Sendable {
     /// Why a scenario could not be had.
-    public struct Missing: Error, CustomStringConvertible {
+    package struct Missing: Error, CustomStringConvertible {
         /// What is missing, and where it was looked for.
-        public let description: String
+        package let description: String
     }
 
     /// The stack's driver.
-    public let driver: any ScenarioDriver
+    package let driver: any ScenarioDriver
     /// The scenario folder, relative to the package root (for messages).
-    public let folder: String
+    package let folder: String
     /// Every scenario file in it, in path order.
-    public let scenarios: [DiscoveredScenario]
+    package let scenarios: [DiscoveredScenario]
 
     /// The scenario ids, for a parameterized test's arguments.
-    public var ids: [String] { scenarios.map(\.id) }
+    package var ids: [String] { scenarios.map(\.id) }
 
     /// The scenarios in `folder` (relative to the package root) for `driver`.
-    public init(_ folder: String, driver: any ScenarioDriver) {
+    package init(_ folder: String, driver: any ScenarioDriver) {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         self.driver = driver
         self.folder = folder
@@ -31,13 +31,13 @@ public struct ExampleCorpus: Sendable {
     }
 
     /// The scenario file with this id.
-    public func file(_ id: String) throws -> DiscoveredScenario {
+    package func file(_ id: String) throws -> DiscoveredScenario {
         guard let file = scenarios.first(where: { $0.id == id }) else { throw Missing(description: "no scenario \(id) in \(folder)") }
         return file
     }
 
     /// Loads a scenario; a file that does not load throws every problem found.
-    public func load(_ id: String) throws -> Scenario {
+    package func load(_ id: String) throws -> Scenario {
         let file = try file(id)
         return try loader.load(contentsOf: file.path, id: file.id).get()
     }
@@ -68,14 +68,14 @@ public struct ExampleCorpus: Sendable {
     }
 
     /// Runs a scenario once.
-    public func run(_ id: String, route: RunPlan.Route) async throws -> ScenarioResult {
+    package func run(_ id: String, route: RunPlan.Route) async throws -> ScenarioResult {
         await ScenarioRunner(driver: driver, plan: RunPlan(route: route)).run(try load(id))
     }
 
     /// Runs a scenario `runs` times: the first result, and how many of the others differed from
     /// it (``fingerprint(_:)``). A first run that fails is returned alone: repeating it would only
     /// multiply the wait.
-    public func repeated(_ id: String, route: RunPlan.Route, runs: Int) async throws -> (first: ScenarioResult, differing: Int) {
+    package func repeated(_ id: String, route: RunPlan.Route, runs: Int) async throws -> (first: ScenarioResult, differing: Int) {
         let scenario = try load(id)
         let runner = ScenarioRunner(driver: driver, plan: RunPlan(route: route))
         let first = await runner.run(scenario)
@@ -90,7 +90,7 @@ public struct ExampleCorpus: Sendable {
 
     /// Runs a scenario under 100 explored schedules of each seed; one result per seed (the first
     /// failure of that seed, with what replays it, or the passing run).
-    public func explored(_ id: String, route: RunPlan.Route, seeds: [UInt64]) async throws -> [ScenarioResult] {
+    package func explored(_ id: String, route: RunPlan.Route, seeds: [UInt64]) async throws -> [ScenarioResult] {
         let scenario = try load(id)
         var results: [ScenarioResult] = []
         for seed in seeds {
@@ -101,7 +101,7 @@ public struct ExampleCorpus: Sendable {
     }
 
     /// Loads a scenario, lets `change` edit its JSON document, and runs the result on `route`.
-    public func runVariant(_ id: String, route: RunPlan.Route, change: (inout [String: Any]) throws -> Void) async throws
+    package func runVariant(_ id: String, route: RunPlan.Route, change: (inout [String: Any]) throws -> Void) async throws
         -> ScenarioResult
     {
         let file = try file(id)
@@ -117,7 +117,7 @@ public struct ExampleCorpus: Sendable {
 
     /// What `scenario export`, `scenario import` and a run of the import do, through the HAR text
     /// with secrets redacted: the run recorded, the imported scenario's text, and its run.
-    public func roundTrip(_ id: String, route: RunPlan.Route) async throws -> (
+    package func roundTrip(_ id: String, route: RunPlan.Route) async throws -> (
         original: ScenarioResult, imported: String, replayed: ScenarioResult
     ) {
         let runner = ScenarioRunner(driver: driver, plan: RunPlan(route: route))
@@ -134,7 +134,7 @@ public struct ExampleCorpus: Sendable {
 
     /// A transcript without the exchange ids, which are the importer's own: what a round trip
     /// must give again.
-    public static func withoutExchangeIDs(_ lines: [String]) -> [String] {
+    package static func withoutExchangeIDs(_ lines: [String]) -> [String] {
         lines.map { line in
             if let held = line.range(of: " held by '"), let end = line[held.upperBound...].firstIndex(of: "'") {
                 return String(line[..<held.upperBound]) + String(line[end...])
@@ -148,7 +148,7 @@ public struct ExampleCorpus: Sendable {
 
     /// The transcript plus every assertion's observed value (state, alerts, timeline, outcomes):
     /// what must be the same on every run.
-    public static func fingerprint(_ result: ScenarioResult) -> String {
+    package static func fingerprint(_ result: ScenarioResult) -> String {
         var lines = [result.status.rawValue, "\(result.virtualTime)", result.errorMessage ?? ""] + result.transcript
         for step in result.steps {
             for assertion in step.assertions {
@@ -163,12 +163,12 @@ public struct ExampleCorpus: Sendable {
     /// Whether this process captures Swift concurrency only (`SCENARIO_CAPTURE=concurrencyOnly`):
     /// what Apple platforms get. The example's `concurrency-only.json` then says what each
     /// scenario does, instead of "passes".
-    public static var capturesConcurrencyOnly: Bool { ScenarioHost.shared.level == .concurrencyOnly }
+    package static var capturesConcurrencyOnly: Bool { ScenarioHost.shared.level == .concurrencyOnly }
 
     /// How a run ended, as `concurrency-only.json` writes it: `passed`, `escapes` (work left the
     /// scenario: an escape, or a wait on something only another thread ends, with the advice to
     /// declare it), or the status and first problem otherwise.
-    public static func outcomeUnderConcurrencyOnly(_ result: ScenarioResult) -> String {
+    package static func outcomeUnderConcurrencyOnly(_ result: ScenarioResult) -> String {
         let message = result.errorMessage ?? ""
         let advised = message.contains("context.outsideWork(_:)") && message.contains("capture of Swift concurrency only")
         if result.status == .error, advised, message.contains("escaped: ") || message.contains("stuck: ") {
@@ -179,7 +179,7 @@ public struct ExampleCorpus: Sendable {
     }
 
     /// What `concurrency-only.json` beside the scenario folder says scenario `id` does on `route`.
-    public func expectedUnderConcurrencyOnly(_ id: String, route: RunPlan.Route) throws -> String {
+    package func expectedUnderConcurrencyOnly(_ id: String, route: RunPlan.Route) throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let path = root.appendingPathComponent(folder).deletingLastPathComponent().appendingPathComponent("concurrency-only.json").path
         guard let data = FileManager.default.contents(atPath: path), let file = JSONValue.parse(data),

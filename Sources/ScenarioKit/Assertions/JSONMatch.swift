@@ -4,24 +4,24 @@
 /// named are not checked), and an empty expected object `{}` matches only an empty object, so it
 /// says "empty" rather than nothing. Arrays: same length, element by element. Scalars: equal
 /// (numbers by value).
-public enum JSONMatch {
+package enum JSONMatch {
     /// One place where the actual value differs from the expected one.
-    public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
+    package struct Mismatch: Sendable, Hashable, CustomStringConvertible {
         /// The JSON path below the compared value, such as `.tokens.access` or `[2].title`.
-        public var path: String
+        package var path: String
         /// The expected value there, rendered.
-        public var expected: String
+        package var expected: String
         /// The actual value there, rendered (`absent` when missing).
-        public var actual: String
+        package var actual: String
 
         /// The mismatch as "path: expected X, got Y", with `(value)` for the compared value itself.
-        public var description: String {
+        package var description: String {
             "\(path.isEmpty ? "(value)" : path): expected \(expected), got \(actual)"
         }
     }
 
     /// Every place `actual` fails to contain `expected`, in document order.
-    public static func mismatches(expected: JSONValue, actual: JSONValue?, path: String = "") -> [Mismatch] {
+    package static func mismatches(expected: JSONValue, actual: JSONValue?, path: String = "") -> [Mismatch] {
         switch (expected, actual) {
         case (.null, nil), (.null, .null?):
             return []
@@ -52,7 +52,7 @@ public enum JSONMatch {
     /// The actual value cut down to the shape of the expected one, so a diff shows only what
     /// was asked about: object keys the expectation does not name are left out, except under an
     /// expected `{}`, which asks about every key.
-    public static func project(_ actual: JSONValue?, onto expected: JSONValue) -> JSONValue {
+    package static func project(_ actual: JSONValue?, onto expected: JSONValue) -> JSONValue {
         switch (expected, actual) {
         case (.object(let want), .object?) where want.isEmpty:
             return actual ?? .null

@@ -4,7 +4,7 @@ import Foundation
 extension RedactionPolicy {
     /// Secrets in a JSON value: values of credential names, everything under `tokens` and
     /// the like, JWTs anywhere, and the same inside strings that hold JSON or a form.
-    public func collect(json value: JSONValue, into found: inout Findings, depth: Int = 0) {
+    package func collect(json value: JSONValue, into found: inout Findings, depth: Int = 0) {
         switch value {
         case .object(let object):
             for (key, member) in object {
@@ -46,7 +46,7 @@ extension RedactionPolicy {
 
     /// Secrets in free text: JSON or a form it holds, and JWTs. `depth` stops JSON held in
     /// strings held in JSON from going on for ever.
-    public func collect(text: String, into found: inout Findings, depth: Int = 0) {
+    package func collect(text: String, into found: inout Findings, depth: Int = 0) {
         for jwt in Self.jwtShaped(in: text) { found.add(jwt, .jwt) }
         for key in Self.keyShaped(in: text) { found.add(key, .apiKey) }
         // What the text opens with, past white space and a byte order mark.
@@ -73,7 +73,7 @@ extension RedactionPolicy {
 
     /// Secrets in a body: JSON, a form or multipart form data (by the content type or the
     /// look of it), and JWTs in any text, binary bodies included.
-    public func collect(body: Data, contentType: String? = nil, into found: inout Findings) {
+    package func collect(body: Data, contentType: String? = nil, into found: inout Findings) {
         guard !body.isEmpty else { return }
         if let json = JSONValue.parse(body) {
             collect(json: json, into: &found)
@@ -93,7 +93,7 @@ extension RedactionPolicy {
     }
 
     /// Values of credential names in query items (`?access_token=...`), decoded.
-    public func collect(query items: [(name: String, value: String)], into found: inout Findings) {
+    package func collect(query items: [(name: String, value: String)], into found: inout Findings) {
         for item in items {
             if isCredentialName(item.name) && !isCount(item.value, under: item.name) || Self.isQueryKey(name: item.name, value: item.value)
             {
@@ -106,7 +106,7 @@ extension RedactionPolicy {
 
     /// Values of credential fields in a form-encoded body (`password=...&email=...`), decoded
     /// (the masker finds every encoding of a value).
-    public func collect(form body: String, into found: inout Findings) {
+    package func collect(form body: String, into found: inout Findings) {
         for pair in body.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { continue }
@@ -126,7 +126,7 @@ extension RedactionPolicy {
     }
 
     /// Values of credential parts in multipart form data (`name="password"`).
-    public func collect(multipart body: String, into found: inout Findings) {
+    package func collect(multipart body: String, into found: inout Findings) {
         // `\r\n` is one Character: lines are split after it becomes `\n`.
         let body = body.replacingOccurrences(of: "\r\n", with: "\n")
         guard let boundaryLine = body.split(separator: "\n", maxSplits: 1).first else { return }
@@ -221,7 +221,7 @@ extension RedactionPolicy {
     }
 
     /// The secrets of one header field.
-    public func collect(header name: String, value: String, into found: inout Findings) {
+    package func collect(header name: String, value: String, into found: inout Findings) {
         switch headerRule(name) {
         case .authorization:
             if let credential = Self.credentials(in: value).first { found.add(credential, .authorization) }
@@ -282,7 +282,7 @@ extension RedactionPolicy {
 
     /// Secrets in a URL (a header's, or a request's): its path, its query as a query and as a
     /// form, and its fragment, where an implicit grant puts its tokens (`#access_token=…`).
-    public func collect(url: String, into found: inout Findings) {
+    package func collect(url: String, into found: inout Findings) {
         for jwt in Self.jwtShaped(in: url) { found.add(jwt, .jwt) }
         var rest = Substring(url)
         if let hash = rest.firstIndex(of: "#") {
@@ -314,7 +314,7 @@ extension RedactionPolicy {
     }
 
     /// The secret segments of a URL path: see the type's rule.
-    public func collect(path: String, into found: inout Findings) {
+    package func collect(path: String, into found: inout Findings) {
         let path = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
         let segments = path.split(separator: "/").map { part in
             // Only a segment with an escape needs Foundation to decode it.

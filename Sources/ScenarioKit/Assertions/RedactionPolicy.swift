@@ -22,34 +22,34 @@ import Foundation
 /// - JWT-shaped (`eyJ…` header, payload and signature) anywhere.
 ///
 /// Numbers are secret only as the value of a credential name, and only masked there.
-public struct RedactionPolicy: Sendable, Hashable {
+package struct RedactionPolicy: Sendable, Hashable {
     /// A secret value and what it was found as.
-    public struct Finding: Sendable, Hashable {
+    package struct Finding: Sendable, Hashable {
         /// The secret, as found (decoded).
-        public var value: String
+        package var value: String
         /// What it was found as.
-        public var kind: TraceRedactor.Kind
+        package var kind: TraceRedactor.Kind
 
         /// A finding of `value` as `kind`.
-        public init(_ value: String, _ kind: TraceRedactor.Kind) {
+        package init(_ value: String, _ kind: TraceRedactor.Kind) {
             self.value = value
             self.kind = kind
         }
     }
 
     /// Secrets in the order found, each once.
-    public struct Findings: Sendable {
+    package struct Findings: Sendable {
         /// The findings, in the order found.
-        public private(set) var ordered: [Finding] = []
+        package private(set) var ordered: [Finding] = []
         private var seen: Set<String> = []
 
         /// No findings yet.
-        public init() {}
+        package init() {}
 
         /// Adds a value (trimmed; empty ones, values ``RedactionPolicy/isPlainlyNotSecret(_:)``
         /// and repeats are dropped: a flag or a status word is never a credential, and masking it
         /// would mask every place the word stands).
-        public mutating func add(_ value: String, _ kind: TraceRedactor.Kind) {
+        package mutating func add(_ value: String, _ kind: TraceRedactor.Kind) {
             // Values are rarely padded: trimming is asked of Foundation only when an end may be space.
             let trimmed = Self.mayNeedTrimming(value) ? value.trimmingCharacters(in: .whitespaces) : value
             guard !trimmed.isEmpty, !RedactionPolicy.isPlainlyNotSecret(trimmed), seen.insert(trimmed).inserted else { return }
@@ -57,7 +57,7 @@ public struct RedactionPolicy: Sendable, Hashable {
         }
 
         /// The values, in order.
-        public var values: [String] { ordered.map(\.value) }
+        package var values: [String] { ordered.map(\.value) }
 
         /// Whether either end of `value` is a space or tab, or not ASCII (other spaces are).
         private static func mayNeedTrimming(_ value: String) -> Bool {
@@ -88,10 +88,10 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     /// More names whose values are secret (a scenario's `secrets`, a driver's `secretKeys`),
     /// normalized.
-    public let extraKeys: Set<String>
+    package let extraKeys: Set<String>
 
     /// A policy with these extra secret names beyond the built-in ones.
-    public init(extraKeys: some Sequence<String> = [String]()) {
+    package init(extraKeys: some Sequence<String> = [String]()) {
         self.extraKeys = Set(extraKeys.map(Self.normalized))
     }
 
@@ -123,7 +123,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     static let containerNames: Set<String> = ["tokens", "credentials", "secrets", "secret"]
 
     /// A name as secret names are compared: lower case, without `_`, `-` and `.`.
-    public static func normalized(_ name: String) -> String {
+    package static func normalized(_ name: String) -> String {
         // `user[password]`, `credentials[pin]`: a nested form field is named by its last bracket.
         var name = Substring(name)
         if name.hasSuffix("]"), let open = name.lastIndex(of: "["), name.index(after: open) < name.index(before: name.endIndex) {
@@ -134,7 +134,7 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     /// Whether the value of this name is a credential (`access_token`, `password`, `pin`,
     /// `passwordConfirmation`), by the built-in names or the extra ones. `passwordReset` is not.
-    public func isCredentialName(_ name: String) -> Bool {
+    package func isCredentialName(_ name: String) -> Bool {
         // Names repeat in every entry of a capture: the built-in answer is remembered per name.
         guard extraKeys.isEmpty else { return decideCredentialName(name) }
         return Self.builtInAnswers.answer(for: name) { decideCredentialName(name) }
@@ -170,7 +170,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     }
 
     /// Whether every value under this name is secret (`tokens`, `credentials`, `secrets`).
-    public func isContainerName(_ name: String) -> Bool {
+    package func isContainerName(_ name: String) -> Bool {
         let key = Self.normalized(name)
         return Self.containerNames.contains(key) || extraKeys.contains(key)
     }
@@ -217,7 +217,7 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     /// The secret parts of a header value: `Bearer X` gives `X`; `a=1; b=2` cookie lists give
     /// each value.
-    public static func credentials(in value: String) -> [String] {
+    package static func credentials(in value: String) -> [String] {
         let parts = value.split(separator: " ", maxSplits: 1)
         // `Bearer X`: the scheme is no secret, so transcripts keep it and mask only X.
         var found = parts.count == 2 && !parts[0].contains("=") ? [String(parts[1])] : [value]
@@ -229,7 +229,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     }
 
     /// JWT-shaped values (`eyJ…` header, payload and signature), wherever they stand in `text`.
-    public static func jwtShaped(in text: String) -> [String] {
+    package static func jwtShaped(in text: String) -> [String] {
         // Most strings hold no JWT: a byte scan says so without Foundation's slower search.
         guard SecretRedactor.bytes(of: text, contain: "eyJ") else { return [] }
         var found: [String] = []

@@ -2,14 +2,14 @@ import Foundation
 
 /// Masks secrets in everything a run reports: tokens, passwords, cookies and codes that the
 /// scenario mentions, and any credential in an `Authorization`, `Cookie` or `Set-Cookie` field.
-public struct SecretRedactor: Sendable {
+package struct SecretRedactor: Sendable {
     /// What the `number`th distinct secret reads as once masked: `‹redacted#2›`. Numbers let a
     /// diff show that two tokens differ without showing either.
-    public static func mask(_ number: Int) -> String { "‹redacted#\(number)›" }
+    package static func mask(_ number: Int) -> String { "‹redacted#\(number)›" }
 
     /// Secrets shorter than this are not masked: a one-character password must not mask every
     /// `1` in a report. Such values are too short to be real credentials anyway.
-    public static let minimumLength = 4
+    package static let minimumLength = 4
 
     private let masker: SecretMasker
     private let enabled: Bool
@@ -17,7 +17,7 @@ public struct SecretRedactor: Sendable {
     /// Creates a redactor for these secret values, numbered in the order given (repeats keep
     /// their first number); `enabled: false` leaves text as it is. `policy` says which names a
     /// secret of digits only must follow to be masked (`"pin": 1234`, never `total: 1234`).
-    public init(secrets: some Sequence<String>, enabled: Bool = true, policy: RedactionPolicy = RedactionPolicy()) {
+    package init(secrets: some Sequence<String>, enabled: Bool = true, policy: RedactionPolicy = RedactionPolicy()) {
         var numbered: [(secret: String, mask: String)] = []
         var seen: Set<String> = []
         for secret in secrets where secret.count >= Self.minimumLength && seen.insert(secret).inserted {
@@ -28,7 +28,7 @@ public struct SecretRedactor: Sendable {
     }
 
     /// Every secret-looking string in a JSON value (see ``RedactionPolicy``).
-    public static func secrets(in value: JSONValue, extraKeys: Set<String> = []) -> [String] {
+    package static func secrets(in value: JSONValue, extraKeys: Set<String> = []) -> [String] {
         var found = RedactionPolicy.Findings()
         RedactionPolicy(extraKeys: extraKeys).collect(json: value, into: &found)
         return found.values
@@ -40,10 +40,10 @@ public struct SecretRedactor: Sendable {
     }
 
     /// A member name as secret names are compared: lower case, without `_`, `-` and `.`.
-    public static func normalized(_ name: String) -> String { RedactionPolicy.normalized(name) }
+    package static func normalized(_ name: String) -> String { RedactionPolicy.normalized(name) }
 
     /// JWT-shaped values (`eyJ…` header, payload and signature), wherever they stand in `text`.
-    public static func jwtShaped(in text: String) -> [String] { RedactionPolicy.jwtShaped(in: text) }
+    package static func jwtShaped(in text: String) -> [String] { RedactionPolicy.jwtShaped(in: text) }
 
     /// Whether `text` contains `part`, compared byte for byte (both are ASCII here, and UTF-8
     /// never matches an ASCII needle in the middle of a character).
@@ -68,21 +68,21 @@ public struct SecretRedactor: Sendable {
     }
 
     /// Path segments that are credentials (see ``RedactionPolicy``).
-    public static func secrets(inPath path: String) -> [String] {
+    package static func secrets(inPath path: String) -> [String] {
         var found = RedactionPolicy.Findings()
         RedactionPolicy().collect(path: path, into: &found)
         return found.values
     }
 
     /// Values of query parameters whose names are secret (`?token=...`).
-    public static func secrets(inQuery items: [(name: String, value: String)], extraKeys: Set<String> = []) -> [String] {
+    package static func secrets(inQuery items: [(name: String, value: String)], extraKeys: Set<String> = []) -> [String] {
         var found = RedactionPolicy.Findings()
         RedactionPolicy(extraKeys: extraKeys).collect(query: items, into: &found)
         return found.values
     }
 
     /// Values of secret fields in a form-encoded body (`password=...&email=...`), decoded.
-    public static func secrets(inForm body: String, extraKeys: Set<String> = []) -> [String] {
+    package static func secrets(inForm body: String, extraKeys: Set<String> = []) -> [String] {
         var found = RedactionPolicy.Findings()
         RedactionPolicy(extraKeys: extraKeys).collect(form: body, into: &found)
         return found.values
@@ -90,11 +90,11 @@ public struct SecretRedactor: Sendable {
 
     /// The secret parts of a header value: `Bearer X` gives `X`;
     /// `a=1; b=2` cookie lists give each value.
-    public static func credentials(in value: String) -> [String] { RedactionPolicy.credentials(in: value) }
+    package static func credentials(in value: String) -> [String] { RedactionPolicy.credentials(in: value) }
 
     /// The text with every secret, in every form it can take, replaced by its ``mask(_:)``
     /// (see ``SecretMasker``).
-    public func redact(_ text: String) -> String {
+    package func redact(_ text: String) -> String {
         guard enabled else { return text }
         return masker.mask(text)
     }

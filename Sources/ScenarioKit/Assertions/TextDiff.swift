@@ -1,7 +1,7 @@
 /// A line diff for expected-vs-actual output: `-` lines are expected only, `+` actual only.
-public enum TextDiff {
+package enum TextDiff {
     /// The unified-style diff of two texts, whole (they are small); empty when equal.
-    public static func lines(expected: String, actual: String) -> String {
+    package static func lines(expected: String, actual: String) -> String {
         let old = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let new = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard old != new else { return "" }

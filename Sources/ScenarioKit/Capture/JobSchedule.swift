@@ -9,19 +9,19 @@
 /// whatever the program; uniform random choice has no such bound.
 public struct JobSchedule: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The seed the run's schedules are drawn from.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Which schedule of the seed (1-based); `0` is first in, first out.
-    public var index: Int
+    package var index: Int
     /// PCT's depth: how many ordering constraints a bug may need.
-    public var depth: Int
+    package var depth: Int
     /// The departures from first in, first out of an explicit schedule (`nil`: drawn from the seed).
     package var explicit: ExplicitSchedule?
 
     /// First in, first out: the default order.
-    public static let fifo = JobSchedule(seed: 0, index: 0)
+    package static let fifo = JobSchedule(seed: 0, index: 0)
 
     /// A schedule; index `0` is first in, first out.
-    public init(seed: UInt64, index: Int, depth: Int = 3) {
+    package init(seed: UInt64, index: Int, depth: Int = 3) {
         self.seed = seed
         self.index = index
         self.depth = max(1, depth)
@@ -34,7 +34,7 @@ public struct JobSchedule: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// Whether this is the default order.
-    public var isFIFO: Bool { explicit.map(\.isEmpty) ?? (index == 0) }
+    package var isFIFO: Bool { explicit.map(\.isEmpty) ?? (index == 0) }
 
     /// `SEED:INDEX` (or an explicit schedule's departures), as `--replay-schedule` takes it.
     public var description: String { explicit?.description ?? "\(seed):\(index)" }

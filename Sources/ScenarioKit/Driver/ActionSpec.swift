@@ -2,11 +2,11 @@
 /// before they run and authors can list what there is without reading source.
 public struct ActionSpec: Sendable, Hashable {
     /// The name steps use in `do`.
-    public var name: String
+    package var name: String
     /// One line on what it does.
-    public var summary: String
+    package var summary: String
     /// Its arguments.
-    public var arguments: [ArgumentSpec]
+    package var arguments: [ArgumentSpec]
 
     /// Creates an action description.
     public init(_ name: String, _ summary: String, arguments: [ArgumentSpec] = []) {
@@ -28,20 +28,20 @@ public struct ArgumentSpec: Sendable, Hashable {
     }
 
     /// The key under `with`.
-    public var name: String
+    package var name: String
     /// Its JSON type.
-    public var type: ValueType
+    package var type: ValueType
     /// Whether it must be given.
-    public var required: Bool
+    package var required: Bool
     /// One line on what it means.
-    public var summary: String
+    package var summary: String
     /// The only values allowed, when the argument is a choice.
-    public var choices: [String]?
+    package var choices: [String]?
     /// For an object: the members it may hold, checked as deeply as the driver reads them
     /// (unknown names refused with a did-you-mean, required ones demanded). `nil`: any members.
-    public var fields: [ArgumentSpec]?
+    package var fields: [ArgumentSpec]?
     /// For an object whose members are all alike (a string map): what each member must be.
-    public var eachValue: ValueType?
+    package var eachValue: ValueType?
 
     /// Creates an argument description.
     public init(

@@ -24,9 +24,9 @@ extension DriverContext {
 /// A `given` or an argument that does not fit the driver's type, with the JSON path that does not.
 public struct DriverDecodingError: Error, CustomStringConvertible {
     /// The type that was asked for.
-    public var type: String
+    package var type: String
     /// What the decoder said.
-    public var error: DecodingError
+    package var error: DecodingError
 
     /// The path that does not fit, and why.
     public var description: String {
@@ -40,5 +40,14 @@ public struct DriverDecodingError: Error, CustomStringConvertible {
         }
         let place = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         return "cannot read $\(place) as \(type): \(reason); make the driver's GivenSpec or ArgumentSpec say what \(type) needs"
+    }
+}
+
+extension Duration {
+    /// A duration as scenarios write it (an argument or `given` member of type `.duration`):
+    /// `"250ms"`, `"60s"`, `"1h30m"`.
+    /// - Throws: what is wrong with `text`, and what to write instead.
+    public init(scenarioText text: String) throws {
+        self = try DurationParser.parse(text)
     }
 }

@@ -4,18 +4,18 @@ import HTTPCore
 /// A property every run of a scenario must have, whatever its author expected: written once in
 /// an `invariants.json` beside the scenarios it governs (or in one scenario's `invariants.add`),
 /// checked after every run, repeat and explored schedule.
-public struct Invariant: Sendable {
+package struct Invariant: Sendable {
     /// A stable name, unique among the invariants that govern a scenario.
-    public var id: String
+    package var id: String
     /// What it protects, in a sentence.
-    public var description: String
+    package var description: String
     /// The property.
-    public var rule: Rule
+    package var rule: Rule
     /// Where it is written.
-    public var location: ScenarioLocation
+    package var location: ScenarioLocation
 
     /// Creates an invariant.
-    public init(id: String, description: String, rule: Rule, location: ScenarioLocation) {
+    package init(id: String, description: String, rule: Rule, location: ScenarioLocation) {
         self.id = id
         self.description = description
         self.rule = rule
@@ -23,7 +23,7 @@ public struct Invariant: Sendable {
     }
 
     /// The properties a run can be checked for.
-    public enum Rule: Sendable {
+    package enum Rule: Sendable {
         /// No two requests (of those `requests` selects) carry the same `value`: a refresh token is spent once.
         case neverSentTwice(requests: RequestMatcher?, value: ValueReference)
         /// No request carries a `value` that an earlier answer to a `replacedBy` request replaced
@@ -71,16 +71,16 @@ public struct Invariant: Sendable {
 /// session of that answer's request, or, first seen in a request, to the session under way then.
 /// A request belongs to the session of the credential it carries; one without a credential, to
 /// the session under way when it was sent.
-public struct SessionSpec: Sendable {
+package struct SessionSpec: Sendable {
     /// The requests whose 2xx answers begin a new session.
-    public var startWith: [RequestMatcher]
+    package var startWith: [RequestMatcher]
     /// Where requests carry the credential that ties them to their session.
-    public var credentials: [ValueReference]
+    package var credentials: [ValueReference]
     /// Dotted paths in answers' JSON bodies where credentials are handed out (`data.access_token`).
-    public var issued: [String]
+    package var issued: [String]
 
     /// Creates a division into sessions; with no `startWith`, the whole run is one session.
-    public init(startWith: [RequestMatcher] = [], credentials: [ValueReference] = [], issued: [String] = []) {
+    package init(startWith: [RequestMatcher] = [], credentials: [ValueReference] = [], issued: [String] = []) {
         self.startWith = startWith
         self.credentials = credentials
         self.issued = issued
@@ -89,7 +89,7 @@ public struct SessionSpec: Sendable {
 
 /// Where a value sits in a request: a header (without its scheme), a member of a JSON body, a
 /// form field or a query item.
-public enum ValueReference: Sendable, Hashable, CustomStringConvertible {
+package enum ValueReference: Sendable, Hashable, CustomStringConvertible {
     /// A header field; `scheme` (`Bearer`) is taken off the front when present.
     case header(String, scheme: String?)
     /// A member of the JSON body at a dotted path (`refresh_token`, `data.token`, `items.0.id`).
@@ -109,7 +109,7 @@ public enum ValueReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Where the value is, for messages: `header Authorization`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .header(let name, _): "header \(name)"
         case .json(let path): "JSON member \(path)"
@@ -120,40 +120,40 @@ public enum ValueReference: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A set of HTTP statuses: numbers and classes (`"4xx"`).
-public struct StatusSet: Sendable, Hashable {
+package struct StatusSet: Sendable, Hashable {
     /// Single statuses.
-    public var statuses: Set<Int>
+    package var statuses: Set<Int>
     /// Classes by their first digit (`4` for `4xx`).
-    public var classes: Set<Int>
+    package var classes: Set<Int>
 
     /// Creates a set.
-    public init(statuses: Set<Int> = [], classes: Set<Int> = []) {
+    package init(statuses: Set<Int> = [], classes: Set<Int> = []) {
         self.statuses = statuses
         self.classes = classes
     }
 
     /// Whether the set holds `status`.
-    public func contains(_ status: Int) -> Bool { statuses.contains(status) || classes.contains(status / 100) }
+    package func contains(_ status: Int) -> Bool { statuses.contains(status) || classes.contains(status / 100) }
 
     /// Every success status.
-    public static let success = StatusSet(classes: [2])
+    package static let success = StatusSet(classes: [2])
 }
 
 /// An answer of the backend, selected by the request it answered, its status and its JSON body.
-public struct AnswerMatcher: Sendable {
+package struct AnswerMatcher: Sendable {
     /// The request it answered, when that matters.
-    public var request: RequestMatcher?
+    package var request: RequestMatcher?
     /// Its status, when that matters.
-    public var status: StatusSet?
+    package var status: StatusSet?
     /// A JSON subset the body must hold.
-    public var json: JSONValue?
+    package var json: JSONValue?
     /// JSON subsets the body must not hold (any of them rules the answer out).
-    public var notJSON: [JSONValue]
+    package var notJSON: [JSONValue]
     /// Requests whose answers are left out.
-    public var notRequest: [RequestMatcher] = []
+    package var notRequest: [RequestMatcher] = []
 
     /// Creates an answer matcher.
-    public init(request: RequestMatcher? = nil, status: StatusSet? = nil, json: JSONValue? = nil, notJSON: [JSONValue] = []) {
+    package init(request: RequestMatcher? = nil, status: StatusSet? = nil, json: JSONValue? = nil, notJSON: [JSONValue] = []) {
         self.request = request
         self.status = status
         self.json = json
@@ -162,7 +162,7 @@ public struct AnswerMatcher: Sendable {
 }
 
 /// A kind of event an invariant waits for: a request sent or an answer come back.
-public enum EventPattern: Sendable {
+package enum EventPattern: Sendable {
     /// A request is sent.
     case sent(RequestMatcher)
     /// An answer comes back.
@@ -170,14 +170,14 @@ public enum EventPattern: Sendable {
 }
 
 /// What a scenario changes about the invariants that govern it (`invariants` in the scenario).
-public struct InvariantChanges: Sendable {
+package struct InvariantChanges: Sendable {
     /// Invariants of this scenario only.
-    public var add: [Invariant] = []
+    package var add: [Invariant] = []
     /// Invariants switched off, by id, each with its reason.
-    public var off: [String: String] = [:]
+    package var off: [String: String] = [:]
 
     /// Creates changes.
-    public init(add: [Invariant] = [], off: [String: String] = [:]) {
+    package init(add: [Invariant] = [], off: [String: String] = [:]) {
         self.add = add
         self.off = off
     }

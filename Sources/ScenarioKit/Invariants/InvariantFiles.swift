@@ -5,13 +5,13 @@ import Foundation
 /// (the one given on the command line, or to ``ScenarioFile/all(in:)``) or up to the working
 /// directory when the scenario is below it, whichever is higher. So a file or a subfolder run on
 /// its own is governed as when its whole folder runs, and an explored schedule replays there.
-public enum InvariantFiles {
+package enum InvariantFiles {
     /// The name of an invariant file.
-    public static let fileName = "invariants.json"
+    package static let fileName = "invariants.json"
 
     /// The invariant files governing the scenario at `path` known by `id`, outermost first. The
     /// id is the path below the searched folder, so it says how far up to look at least.
-    public static func governing(path: String, id: String) -> [String] {
+    package static func governing(path: String, id: String) -> [String] {
         let folder = (path as NSString).deletingLastPathComponent
         let withoutExtension = path.hasSuffix(".json") ? String(path.dropLast(".json".count)) : path
         var levels = levelsBelowWorkingDirectory(path)
@@ -41,7 +41,7 @@ public enum InvariantFiles {
     }
 
     /// Reads one invariant file strictly: every issue with its place, JSON path and hint.
-    public static func load(contentsOf path: String) -> Result<[Invariant], LoadFailure> {
+    package static func load(contentsOf path: String) -> Result<[Invariant], LoadFailure> {
         do {
             return load(data: Data(try FileBytes.read(path)), file: path)
         } catch {
@@ -52,7 +52,7 @@ public enum InvariantFiles {
     }
 
     /// Reads invariants from `data`, naming `file` in issues.
-    public static func load(data: Data, file: String) -> Result<[Invariant], LoadFailure> {
+    package static func load(data: Data, file: String) -> Result<[Invariant], LoadFailure> {
         let root: JSONNode
         do {
             root = try JSONTextParser(data: data, file: file).parseDocument()

@@ -2,11 +2,11 @@
 /// largest first, such as `"250ms"`, `"60s"`, `"1h30m"` or `"1.5s"`.
 ///
 /// Durations are exact to the nanosecond; they are never negative.
-public enum DurationParser {
+package enum DurationParser {
     /// Why a text is not a duration. The description says what to write instead.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong with the text.
-        public var description: String
+        package var description: String
     }
 
     /// The units, largest first, with their length in nanoseconds.
@@ -15,11 +15,11 @@ public enum DurationParser {
     ]
 
     /// A one-line description of the accepted form, for error messages.
-    public static let formHint = "write a number with a unit (ms, s, m, h), such as \"250ms\", \"60s\" or \"1h30m\""
+    package static let formHint = "write a number with a unit (ms, s, m, h), such as \"250ms\", \"60s\" or \"1h30m\""
 
     /// Parses `text` as a duration.
     /// - Throws: ``Failure`` for empty text, bare numbers, unknown or repeated units, and negative values.
-    public static func parse(_ text: String) throws(Failure) -> Duration {
+    package static func parse(_ text: String) throws(Failure) -> Duration {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty else { throw Failure(description: "empty duration; \(formHint)") }
         if bytes[0] == UInt8(ascii: "-") { throw Failure(description: "durations cannot be negative; got \"\(text)\"") }
@@ -92,7 +92,7 @@ public enum DurationParser {
     }
 
     /// Formats a duration the way scenarios write it (`"1h30m"`, `"250ms"`, `"1.5s"`), for reports.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let nanoseconds = duration.nanoseconds
         guard nanoseconds > 0 else {
             return nanoseconds == 0 ? "0ms" : "-" + format(.nanoseconds(nanoseconds == .min ? .max : -nanoseconds))

@@ -2,18 +2,18 @@
 ///
 /// The loader walks nodes rather than bare ``JSONValue``s so that every issue can point at the
 /// exact line and column of the key or value it is about.
-public struct JSONNode: Sendable {
+package struct JSONNode: Sendable {
     /// The value, with everything below it.
-    public var value: JSONValue
+    package var value: JSONValue
     /// 1-based line of the value's first character.
-    public var line: Int
+    package var line: Int
     /// 1-based column (in characters) of the value's first character.
-    public var column: Int
+    package var column: Int
     /// The nodes below this one.
-    public var content: Content
+    package var content: Content
 
     /// What is below a node.
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         /// A string, number, Boolean or `null`.
         case scalar
         /// An array's elements, in order.
@@ -23,18 +23,18 @@ public struct JSONNode: Sendable {
     }
 
     /// One member of an object: its key, where the key is written, and its value.
-    public struct Member: Sendable {
+    package struct Member: Sendable {
         /// The key.
-        public var key: String
+        package var key: String
         /// 1-based line of the key's opening quote.
-        public var keyLine: Int
+        package var keyLine: Int
         /// 1-based column of the key's opening quote.
-        public var keyColumn: Int
+        package var keyColumn: Int
         /// The value.
-        public var value: JSONNode
+        package var value: JSONNode
 
         /// Creates a member.
-        public init(key: String, keyLine: Int, keyColumn: Int, value: JSONNode) {
+        package init(key: String, keyLine: Int, keyColumn: Int, value: JSONNode) {
             self.key = key
             self.keyLine = keyLine
             self.keyColumn = keyColumn
@@ -43,7 +43,7 @@ public struct JSONNode: Sendable {
     }
 
     /// Creates a node.
-    public init(value: JSONValue, line: Int, column: Int, content: Content = .scalar) {
+    package init(value: JSONValue, line: Int, column: Int, content: Content = .scalar) {
         self.value = value
         self.line = line
         self.column = column
@@ -51,24 +51,24 @@ public struct JSONNode: Sendable {
     }
 
     /// The members, when this is an object.
-    public var members: [Member]? {
+    package var members: [Member]? {
         if case .object(let members) = content { return members }
         return nil
     }
 
     /// The elements, when this is an array.
-    public var elements: [JSONNode]? {
+    package var elements: [JSONNode]? {
         if case .array(let elements) = content { return elements }
         return nil
     }
 
     /// The member named `key`, when this is an object that has one.
-    public func member(_ key: String) -> Member? {
+    package func member(_ key: String) -> Member? {
         members?.first { $0.key == key }
     }
 
     /// The value node of the member named `key`, when this is an object that has one.
-    public subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         member(key)?.value
     }
 }

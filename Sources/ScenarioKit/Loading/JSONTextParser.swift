@@ -6,24 +6,24 @@ import Foundation
 /// trailing commas, comments, trailing content and nesting deeper than ``maximumDepth``,
 /// and reports the first syntax error as a ``LoadIssue`` at its exact line and column.
 /// Lines and columns are 1-based; columns count characters (Unicode scalars), not bytes.
-public struct JSONTextParser: Sendable {
+package struct JSONTextParser: Sendable {
     /// How deeply arrays and objects may nest.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// The bytes to parse.
-    public let data: Data
+    package let data: Data
     /// The file name used in issue locations.
-    public let file: String
+    package let file: String
 
     /// Creates a parser for `data`, naming `file` in issues.
-    public init(data: Data, file: String) {
+    package init(data: Data, file: String) {
         self.data = data
         self.file = file
     }
 
     /// Parses the whole input as one JSON value.
     /// - Throws: a ``LoadIssue`` at the first syntax error.
-    public func parseDocument() throws(LoadIssue) -> JSONNode {
+    package func parseDocument() throws(LoadIssue) -> JSONNode {
         let file = file
         let result = data.withUnsafeBytes { raw in
             Result { () throws(LoadIssue) -> JSONNode in

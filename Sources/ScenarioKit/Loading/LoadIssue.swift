@@ -5,10 +5,10 @@ public struct LoadIssue: Error, Sendable, Hashable, Codable, CustomStringConvert
     /// What is wrong, phrased so the reader knows what to write instead.
     public var message: String
     /// An optional follow-up, such as `did you mean 'times'?`.
-    public var hint: String?
+    package var hint: String?
 
     /// Creates an issue.
-    public init(location: ScenarioLocation, message: String, hint: String? = nil) {
+    package init(location: ScenarioLocation, message: String, hint: String? = nil) {
         self.location = location
         self.message = message
         self.hint = hint
@@ -36,12 +36,12 @@ public struct LoadIssue: Error, Sendable, Hashable, Codable, CustomStringConvert
 /// A scenario file that could not be loaded, with every issue found in it.
 public struct LoadFailure: Error, Sendable, Codable, CustomStringConvertible {
     /// The file as given to the loader.
-    public var file: String
+    package var file: String
     /// Every issue, in document order.
     public var issues: [LoadIssue]
 
     /// Creates a failure.
-    public init(file: String, issues: [LoadIssue]) {
+    package init(file: String, issues: [LoadIssue]) {
         self.file = file
         self.issues = issues
     }

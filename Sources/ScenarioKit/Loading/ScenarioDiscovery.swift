@@ -7,27 +7,27 @@ import Foundation
 #endif
 
 /// A scenario file found on disk, with the id it is known by.
-public struct DiscoveredScenario: Sendable, Hashable {
+package struct DiscoveredScenario: Sendable, Hashable {
     /// The file's path.
-    public var path: String
+    package var path: String
     /// The id: the path below the searched folder without `.json`, `/`-separated.
-    public var id: String
+    package var id: String
 
     /// Creates a discovered scenario.
-    public init(path: String, id: String) {
+    package init(path: String, id: String) {
         self.path = path
         self.id = id
     }
 }
 
 /// Finds scenario files in files and folders given on the command line.
-public enum ScenarioDiscovery {
+package enum ScenarioDiscovery {
     /// Why discovery failed.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The path that could not be used.
-        public var path: String
+        package var path: String
         /// What is wrong with it.
-        public var description: String
+        package var description: String
     }
 
     /// The scenarios at `paths`: a file is taken as is (its id is its name without `.json`); a
@@ -37,7 +37,7 @@ public enum ScenarioDiscovery {
     /// - Throws: ``Failure`` naming every path that could not be used: one that does not exist, a
     ///   folder that cannot be read, a link that leads nowhere or back into itself, a scenario path
     ///   that is a FIFO, a device or a socket. Nothing is skipped in silence.
-    public static func find(_ paths: [String]) throws(Failure) -> [DiscoveredScenario] {
+    package static func find(_ paths: [String]) throws(Failure) -> [DiscoveredScenario] {
         var found: [DiscoveredScenario] = []
         var problems: [Failure] = []
         for path in paths {

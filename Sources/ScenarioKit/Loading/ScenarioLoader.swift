@@ -9,9 +9,9 @@ import Foundation
 /// beside what it decodes to.
 public struct ScenarioLoader: Sendable {
     /// The actions steps may name, with their arguments.
-    public let actions: [ActionSpec]
+    package let actions: [ActionSpec]
     /// The keys `given` may hold besides `clock`.
-    public let givenKeys: [GivenSpec]
+    package let givenKeys: [GivenSpec]
 
     /// Creates a loader that checks steps against `actions` and `given` against `givenKeys`
     /// (usually a driver's ``ScenarioDriver/actions`` and ``ScenarioDriver/givenKeys``).

@@ -1,9 +1,9 @@
 /// "Did you mean" suggestions for misspelled keys, actions, flags and commands.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` by edit distance (ignoring case), if it is close enough
     /// to be a plausible typo: at most `max(2, word.count / 3)` edits away. Ties go to the
     /// candidate listed first.
-    public static func closest(to word: String, in candidates: [String]) -> String? {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let target = Array(word.lowercased())
         let threshold = max(2, target.count / 3)
         var best: (candidate: String, distance: Int)?
@@ -16,7 +16,7 @@ public enum Suggestion {
     }
 
     /// The Levenshtein distance between two strings, compared by character and ignoring case.
-    public static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         editDistance(Array(a.lowercased()), Array(b.lowercased()))
     }
 

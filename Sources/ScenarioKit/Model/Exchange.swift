@@ -2,28 +2,28 @@ import Foundation
 import HTTPCore
 
 /// One scripted answer of the backend: which requests it serves, and how.
-public struct Exchange: Sendable {
+package struct Exchange: Sendable {
     /// The id requests and reports refer to (`exchange-N` when the file names none).
-    public var id: String
+    package var id: String
     /// Which requests this exchange serves.
-    public var request: RequestMatcher
+    package var request: RequestMatcher
     /// What it answers.
-    public var reply: Reply
+    package var reply: Reply
     /// How many requests it serves; `nil` means any number.
-    public var times: Int?
+    package var times: Int?
     /// Exchanges that must have served at least once before this one is eligible.
-    public var after: [String]
+    package var after: [String]
     /// Virtual time between the request and the reply.
-    public var latency: Duration
+    package var latency: Duration
     /// Holds replies until a condition holds.
-    public var release: ReleaseCondition?
+    package var release: ReleaseCondition?
     /// Whether leaving this exchange unused is fine.
-    public var optional: Bool
+    package var optional: Bool
     /// Where it is declared.
-    public var location: ScenarioLocation
+    package var location: ScenarioLocation
 
     /// Creates an exchange.
-    public init(
+    package init(
         id: String, request: RequestMatcher, reply: Reply, times: Int? = 1, after: [String] = [],
         latency: Duration = .zero, release: ReleaseCondition? = nil, optional: Bool = false,
         location: ScenarioLocation
@@ -41,20 +41,20 @@ public struct Exchange: Sendable {
 }
 
 /// What a request must look like for an exchange to serve it. Unset parts match anything.
-public struct RequestMatcher: Sendable {
+package struct RequestMatcher: Sendable {
     /// The method, if it matters.
-    public var method: HTTPMethod?
+    package var method: HTTPMethod?
     /// The path rule, if it matters.
-    public var path: PathRule?
+    package var path: PathRule?
     /// Query parameters that must be present with these values (others may be present too).
-    public var query: [(name: String, value: String)]
+    package var query: [(name: String, value: String)]
     /// Header fields that must be present with these values (names ignore case).
-    public var headers: HTTPFields
+    package var headers: HTTPFields
     /// The body rule, if it matters.
-    public var body: BodyRule?
+    package var body: BodyRule?
 
     /// Creates a matcher.
-    public init(
+    package init(
         method: HTTPMethod? = nil, path: PathRule? = nil, query: [(name: String, value: String)] = [],
         headers: HTTPFields = [:], body: BodyRule? = nil
     ) {
@@ -67,7 +67,7 @@ public struct RequestMatcher: Sendable {
 }
 
 /// How a matcher looks at the path.
-public enum PathRule: Sendable, Hashable {
+package enum PathRule: Sendable, Hashable {
     /// The path equals this string.
     case exact(String)
     /// A pattern with `{name}` for one segment and `*` for any rest, such as `/users/{id}/block`.
@@ -75,7 +75,7 @@ public enum PathRule: Sendable, Hashable {
 }
 
 /// How a matcher looks at the body.
-public enum BodyRule: Sendable, Hashable {
+package enum BodyRule: Sendable, Hashable {
     /// The body parses as JSON containing this value (objects by subset, arrays and scalars exactly).
     case jsonSubset(JSONValue)
     /// The body, as UTF-8 text, equals this.
@@ -83,7 +83,7 @@ public enum BodyRule: Sendable, Hashable {
 }
 
 /// The backend's answer to a matched request.
-public enum Reply: Sendable {
+package enum Reply: Sendable {
     /// An HTTP response (its body from `json`, `text`, `file` or `base64` in the scenario).
     case response(HTTPResponse)
     /// No response: the transport fails the way URLSession reports it.
@@ -91,7 +91,7 @@ public enum Reply: Sendable {
 }
 
 /// When held replies go out.
-public enum ReleaseCondition: Sendable, Hashable {
+package enum ReleaseCondition: Sendable, Hashable {
     /// Once this many requests for the exchange are waiting (they all go out together).
     case whenPending(Int)
     /// When the runner reaches the step with this name.

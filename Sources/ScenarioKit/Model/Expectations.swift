@@ -1,22 +1,22 @@
 /// What must hold at a check point or at the end.
-public struct Expectations: Sendable {
+package struct Expectations: Sendable {
     /// A subset of the driver's state snapshot; `null` means absent.
-    public var state: JSONValue?
+    package var state: JSONValue?
     /// The exact ordered list of alerts (each matched as a subset).
-    public var alerts: [JSONValue]?
+    package var alerts: [JSONValue]?
     /// The exact ordered timeline of state transitions the driver reports.
-    public var timeline: [JSONValue]?
+    package var timeline: [JSONValue]?
     /// What the request log must show.
-    public var requests: RequestExpectations?
+    package var requests: RequestExpectations?
     /// Where the expectations are written.
-    public var location: ScenarioLocation?
+    package var location: ScenarioLocation?
     /// Where each expected key and element is written, by its path below the block:
     /// `state`, `state.tokens.access`, `alerts[0].title`, `timeline[1]`, `requests.total`,
     /// `requests.counts.feed-403`. Filled in by the loader.
-    public var keyLocations: [String: ScenarioLocation] = [:]
+    package var keyLocations: [String: ScenarioLocation] = [:]
 
     /// Creates expectations.
-    public init(
+    package init(
         state: JSONValue? = nil, alerts: [JSONValue]? = nil, timeline: [JSONValue]? = nil,
         requests: RequestExpectations? = nil, location: ScenarioLocation? = nil
     ) {
@@ -29,7 +29,7 @@ public struct Expectations: Sendable {
 
     /// Where the check at `path` (`state.auth`, `alerts[1].title`) is written: the key itself,
     /// else the nearest key above it, else the block.
-    public func location(of path: String) -> ScenarioLocation? {
+    package func location(of path: String) -> ScenarioLocation? {
         var path = Substring(path)
         while !path.isEmpty {
             if let found = keyLocations[String(path)] { return found }
@@ -40,20 +40,20 @@ public struct Expectations: Sendable {
     }
 
     /// Whether nothing is expected.
-    public var isEmpty: Bool { state == nil && alerts == nil && timeline == nil && requests == nil }
+    package var isEmpty: Bool { state == nil && alerts == nil && timeline == nil && requests == nil }
 }
 
 /// What the log of requests the stack sent must show.
-public struct RequestExpectations: Sendable {
+package struct RequestExpectations: Sendable {
     /// The total number of requests.
-    public var total: Int?
+    package var total: Int?
     /// Requests served per exchange id (`"unmatched"` counts requests nothing served).
-    public var counts: [(exchange: String, count: Int)]
+    package var counts: [(exchange: String, count: Int)]
     /// The whole log, in order: each entry matches `count` consecutive requests.
-    public var log: [RequestLogPattern]?
+    package var log: [RequestLogPattern]?
 
     /// Creates request expectations.
-    public init(total: Int? = nil, counts: [(exchange: String, count: Int)] = [], log: [RequestLogPattern]? = nil) {
+    package init(total: Int? = nil, counts: [(exchange: String, count: Int)] = [], log: [RequestLogPattern]? = nil) {
         self.total = total
         self.counts = counts
         self.log = log
@@ -61,24 +61,24 @@ public struct RequestExpectations: Sendable {
 }
 
 /// A pattern for a run of consecutive requests in the log. Unset parts match anything.
-public struct RequestLogPattern: Sendable {
+package struct RequestLogPattern: Sendable {
     /// How many consecutive requests this entry covers.
-    public var count: Int
+    package var count: Int
     /// The exchange that served them (`"unmatched"` for none).
-    public var exchange: String?
+    package var exchange: String?
     /// Their method.
-    public var method: String?
+    package var method: String?
     /// Their path (exact).
-    public var path: String?
+    package var path: String?
     /// Header fields they carried (names ignore case; `null` means absent).
-    public var headers: [(name: String, value: String?)]
+    package var headers: [(name: String, value: String?)]
     /// A JSON subset their bodies contained.
-    public var json: JSONValue?
+    package var json: JSONValue?
     /// Where the entry is written.
-    public var location: ScenarioLocation?
+    package var location: ScenarioLocation?
 
     /// Creates a pattern.
-    public init(
+    package init(
         count: Int = 1, exchange: String? = nil, method: String? = nil, path: String? = nil,
         headers: [(name: String, value: String?)] = [], json: JSONValue? = nil, location: ScenarioLocation? = nil
     ) {

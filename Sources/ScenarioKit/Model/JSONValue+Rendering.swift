@@ -28,7 +28,7 @@ extension JSONValue {
     }
 
     /// The value as UTF-8 JSON bytes (compact).
-    public var data: Data { Data(compactText.utf8) }
+    package var data: Data { Data(compactText.utf8) }
 
     /// Appends the text to `out` as bytes: reports and drafts write megabytes of it, and bytes
     /// grow faster than a string.

@@ -57,7 +57,7 @@ public enum JSONValue: Sendable, Hashable {
     public var isNull: Bool { self == .null }
 
     /// The JSON type's name as a person would say it: "an object", "a string", ...
-    public var typeDescription: String {
+    package var typeDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -72,7 +72,7 @@ public enum JSONValue: Sendable, Hashable {
 /// A JSON object that keeps its members in insertion order.
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// The members, in order.
-    public private(set) var members: [(key: String, value: JSONValue)]
+    package private(set) var members: [(key: String, value: JSONValue)]
 
     /// Creates an empty object.
     public init() { members = [] }

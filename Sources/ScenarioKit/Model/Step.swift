@@ -1,23 +1,23 @@
 import Foundation
 
 /// One thing the scenario does.
-public struct Step: Sendable {
+package struct Step: Sendable {
     /// An optional name, for `release.atStep` and for reports.
-    public var name: String?
+    package var name: String?
     /// What the step does.
-    public var kind: Kind
+    package var kind: Kind
     /// Where the step is declared.
-    public var location: ScenarioLocation
+    package var location: ScenarioLocation
 
     /// Creates a step.
-    public init(name: String? = nil, kind: Kind, location: ScenarioLocation) {
+    package init(name: String? = nil, kind: Kind, location: ScenarioLocation) {
         self.name = name
         self.kind = kind
         self.location = location
     }
 
     /// The kinds of step.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// Run one action (or the same one `parallel` times at once) and wait for it, advancing
         /// virtual time as far as the action needs.
         case perform(ActionCall, parallel: Int, expect: Outcome?)
@@ -37,16 +37,16 @@ public struct Step: Sendable {
 }
 
 /// A named driver action with arguments.
-public struct ActionCall: Sendable {
+package struct ActionCall: Sendable {
     /// The action's name, as the driver lists it.
-    public var action: String
+    package var action: String
     /// Its arguments (an object).
-    public var arguments: JSONValue
+    package var arguments: JSONValue
     /// Where the call is written.
-    public var location: ScenarioLocation
+    package var location: ScenarioLocation
 
     /// Creates a call.
-    public init(action: String, arguments: JSONValue = .object([:]), location: ScenarioLocation) {
+    package init(action: String, arguments: JSONValue = .object([:]), location: ScenarioLocation) {
         self.action = action
         self.arguments = arguments
         self.location = location
@@ -54,7 +54,7 @@ public struct ActionCall: Sendable {
 }
 
 /// What an action must have returned.
-public enum Outcome: Sendable, Hashable {
+package enum Outcome: Sendable, Hashable {
     /// Success with any value.
     case ok
     /// Success with a value containing this (subset match).

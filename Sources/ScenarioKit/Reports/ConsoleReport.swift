@@ -1,8 +1,8 @@
 /// The console view of a run: a progress line per scenario, the failures again at the end with
 /// their diffs and transcripts, and a summary. Pure: it returns text and prints nothing.
-public struct ConsoleReport: Sendable {
+package struct ConsoleReport: Sendable {
     /// How much to print.
-    public enum Verbosity: Int, Sendable, Hashable, Comparable {
+    package enum Verbosity: Int, Sendable, Hashable, Comparable {
         /// Only failures and the summary.
         case quiet
         /// A line per scenario that ran, failures, summary.
@@ -11,22 +11,22 @@ public struct ConsoleReport: Sendable {
         case verbose
 
         /// Quieter sorts first.
-        public static func < (lhs: Verbosity, rhs: Verbosity) -> Bool { lhs.rawValue < rhs.rawValue }
+        package static func < (lhs: Verbosity, rhs: Verbosity) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// Whether to use ANSI colours (the caller decides: a terminal, and `NO_COLOR` unset).
-    public var colors: Bool
+    package var colors: Bool
     /// How much to print.
-    public var verbosity: Verbosity
+    package var verbosity: Verbosity
 
     /// Creates a console report.
-    public init(colors: Bool = false, verbosity: Verbosity = .normal) {
+    package init(colors: Bool = false, verbosity: Verbosity = .normal) {
         self.colors = colors
         self.verbosity = verbosity
     }
 
     /// The whole report after the fact: progress lines in input order, failures, summary.
-    public func render(_ run: RunResult) -> String {
+    package func render(_ run: RunResult) -> String {
         var out = run.scenarios.compactMap(progressLine).joined()
         let failures = failureSection(run)
         if !failures.isEmpty { out += "\n" + failures }
@@ -35,7 +35,7 @@ public struct ConsoleReport: Sendable {
 
     /// What to print when a scenario finishes (ending with a newline), or `nil` for nothing:
     /// `✓ auth/login (12 ms)`, `✗ auth/refresh (40 ms)`.
-    public func progressLine(_ result: ScenarioResult) -> String? {
+    package func progressLine(_ result: ScenarioResult) -> String? {
         let schedules = result.schedules > 1 ? ", \(result.schedules) schedules" : ""
         let time = paint("(\(result.wallTime.reportShortText)\(schedules))", .dim)
         var line: String
@@ -65,7 +65,7 @@ public struct ConsoleReport: Sendable {
 
     /// The failed and errored scenarios again, with what went wrong and the transcript;
     /// empty when everything passed.
-    public func failureSection(_ run: RunResult) -> String {
+    package func failureSection(_ run: RunResult) -> String {
         let problems = run.scenarios.filter { $0.status == .failed || $0.status == .error }
         guard !problems.isEmpty else { return "" }
         var out = paint("Failures:", .bold) + "\n"
@@ -101,10 +101,10 @@ public struct ConsoleReport: Sendable {
     /// The closing lines: how many scenarios ran (of how many, when some were skipped) in what
     /// wall time, then
     /// `Summary: N passed, N failed, N skipped` (errors count as failed there).
-    public func summary(_ run: RunResult) -> String { summary(run.tally) }
+    package func summary(_ run: RunResult) -> String { summary(run.tally) }
 
     /// The closing lines for a run known by its counts.
-    public func summary(_ tally: RunTally) -> String {
+    package func summary(_ tally: RunTally) -> String {
         let (passed, failed, errors, skipped) = (tally.passed, tally.failed, tally.errors, tally.skipped)
         let ran = tally.total - skipped
         let count = skipped > 0 ? "\(ran) of \(tally.total) scenarios" : "\(ran) scenario\(ran == 1 ? "" : "s")"

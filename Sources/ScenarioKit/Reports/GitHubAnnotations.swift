@@ -1,9 +1,9 @@
 /// GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::message`) that put
 /// each failure next to the line of the scenario file it concerns.
-public enum GitHubAnnotations {
+package enum GitHubAnnotations {
     /// One annotation per failed assertion and per errored scenario, in run order, each a line
     /// without the trailing newline.
-    public static func lines(for run: RunResult) -> [String] {
+    package static func lines(for run: RunResult) -> [String] {
         var lines: [String] = []
         for scenario in run.scenarios {
             switch scenario.status {
@@ -42,7 +42,7 @@ public enum GitHubAnnotations {
     }
 
     /// One `::error` command.
-    public static func annotation(file: String, line: Int?, column: Int?, title: String, message: String) -> String {
+    package static func annotation(file: String, line: Int?, column: Int?, title: String, message: String) -> String {
         var properties = ["file=\(escapeProperty(file))"]
         if let line { properties.append("line=\(line)") }
         if let column { properties.append("col=\(column)") }
@@ -51,7 +51,7 @@ public enum GitHubAnnotations {
     }
 
     /// Escapes a command's message: `%`, carriage return and line feed.
-    public static func escapeData(_ text: String) -> String {
+    package static func escapeData(_ text: String) -> String {
         var out = ""
         for character in text.unicodeScalars {
             switch character {
@@ -65,7 +65,7 @@ public enum GitHubAnnotations {
     }
 
     /// Escapes a property value: as a message, plus `:` and `,`.
-    public static func escapeProperty(_ text: String) -> String {
+    package static func escapeProperty(_ text: String) -> String {
         var out = ""
         for character in escapeData(text).unicodeScalars {
             switch character {

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Everything shown comes from the results, which are masked before any report sees them; the
 /// page escapes every character it prints.
-public enum HTMLReport {
+package enum HTMLReport {
     /// Renders the run as an HTML document.
-    public static func render(_ run: RunResult) -> String {
+    package static func render(_ run: RunResult) -> String {
         var page = head(run.tally) + summaryTableHead
         for (offset, result) in run.scenarios.enumerated() { page += summaryRow(result, at: offset) }
         page += summaryTableEnd

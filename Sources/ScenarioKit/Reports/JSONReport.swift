@@ -3,17 +3,17 @@
 /// Every field is always present (`null` when it has no value) so consumers can rely on the
 /// shape; the format is described in `Reports/README.md`. Incompatible changes bump
 /// ``schemaVersion``.
-public enum JSONReport {
+package enum JSONReport {
     /// The version of the report's shape.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// Renders the run as indented JSON text, ending with a newline.
-    public static func render(_ run: RunResult) -> String {
+    package static func render(_ run: RunResult) -> String {
         value(run).prettyText + "\n"
     }
 
     /// The report as a JSON value.
-    public static func value(_ run: RunResult) -> JSONValue {
+    package static func value(_ run: RunResult) -> JSONValue {
         value(run.tally, scenarios: run.scenarios.map(scenario))
     }
 

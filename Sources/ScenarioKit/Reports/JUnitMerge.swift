@@ -9,28 +9,28 @@ import Foundation
 /// Suites with the same name are joined; test cases keep their order, report by report and
 /// within each report as written. Every count and time is recomputed from the test cases, so
 /// the merged totals add up whatever the inputs said.
-public enum JUnitMerge {
+package enum JUnitMerge {
     /// Why a report could not be merged.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The name of the input (usually its path).
-        public var input: String
+        package var input: String
         /// What is wrong with it.
-        public var reason: String
+        package var reason: String
 
         /// Creates a failure.
-        public init(input: String, reason: String) {
+        package init(input: String, reason: String) {
             self.input = input
             self.reason = reason
         }
 
         /// `input: reason`.
-        public var description: String { "\(input): \(reason)" }
+        package var description: String { "\(input): \(reason)" }
     }
 
     /// Merges reports, given as their names and bytes, into one JUnit document.
     /// - Throws: ``Failure`` when an input is not XML or its root is neither
     ///   `<testsuites>` nor `<testsuite>`.
-    public static func merge(_ inputs: [(name: String, data: Data)]) throws(Failure) -> String {
+    package static func merge(_ inputs: [(name: String, data: Data)]) throws(Failure) -> String {
         try mergedTree(inputs).document
     }
 

@@ -5,22 +5,22 @@
 /// computed from its test cases, and the root's from its suites. Times are seconds with three
 /// decimals; a suite's time is the sum of its cases' (scenarios may run in parallel, so this is
 /// work done, not wall time).
-public enum JUnitReport {
+package enum JUnitReport {
     /// The class name of scenarios that sit directly in the scanned folder.
-    public static let topLevelClassname = "Scenarios"
+    package static let topLevelClassname = "Scenarios"
     /// The `type` of a `<failure>`.
-    public static let failureType = "AssertionFailure"
+    package static let failureType = "AssertionFailure"
     /// The `type` of an `<error>` (a file that did not load, or a scenario that could not finish).
-    public static let errorType = "ScenarioError"
+    package static let errorType = "ScenarioError"
 
     /// Renders the run as a JUnit XML document.
-    public static func render(_ run: RunResult) -> String {
+    package static func render(_ run: RunResult) -> String {
         document(run).document
     }
 
     /// The class name for a scenario id: its folder with dots for slashes
     /// (`auth/refresh/coalesce` gives `auth.refresh`), or ``topLevelClassname`` at the top.
-    public static func classname(forID id: String) -> String {
+    package static func classname(forID id: String) -> String {
         let parts = id.split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count > 1 else { return topLevelClassname }
         return parts.dropLast().joined(separator: ".")

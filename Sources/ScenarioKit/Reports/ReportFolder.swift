@@ -21,32 +21,32 @@ import Foundation
 /// normally, and on ``flush()``. The folder holds the results of the processes still running
 /// and of the last one to finish: when a process first records, it drops what processes no
 /// longer running left behind, so a new test run starts a new report.
-public struct ReportFolder: Sendable {
+package struct ReportFolder: Sendable {
     /// The folder's path.
-    public let path: String
+    package let path: String
 
     /// The JUnit report's file name.
-    public static let junitName = "junit.xml"
+    package static let junitName = "junit.xml"
     /// The JSON report's file name.
-    public static let jsonName = "results.json"
+    package static let jsonName = "results.json"
     /// The HTML page's file name.
-    public static let htmlName = "report.html"
+    package static let htmlName = "report.html"
 
     /// Why a result could not be recorded.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// What went wrong, naming the file.
-        public var description: String
+        package var description: String
     }
 
     /// A folder at `path` (created when the first result is recorded).
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// Records one scenario's result and rewrites the reports (in a large folder, see above).
     /// `label` tells apart runs of the same scenario by different tests (such as one per route);
     /// when the folder holds more than one label, each test case's name carries its own.
-    public func record(_ result: ScenarioResult, label: String? = nil) throws(Failure) {
+    package func record(_ result: ScenarioResult, label: String? = nil) throws(Failure) {
         let parts = URL(fileURLWithPath: path).appendingPathComponent(Self.partsName)
         do {
             try FileManager.default.createDirectory(at: parts, withIntermediateDirectories: true)
@@ -75,7 +75,7 @@ public struct ReportFolder: Sendable {
     }
 
     /// Rewrites the reports now if results recorded by this process are not in them yet.
-    public func flush() throws(Failure) {
+    package func flush() throws(Failure) {
         try Self.exclusively(in: path) { () throws(Failure) in
             guard Self.backlogs[path]?.unwritten ?? 0 > 0 else { return }
             try rewrite(URL(fileURLWithPath: path).appendingPathComponent(Self.partsName), droppingEnded: false)
@@ -108,7 +108,7 @@ public struct ReportFolder: Sendable {
 
     /// Every result the folder holds, in scenario id order (then label order), each named after
     /// its label when more than one label is there.
-    public func results() -> [ScenarioResult] {
+    package func results() -> [ScenarioResult] {
         Self.parts(in: URL(fileURLWithPath: path).appendingPathComponent(Self.partsName)).compactMap(Self.result(of:))
     }
 

@@ -1,10 +1,10 @@
 /// Text from files and servers made safe to print: control characters, line and paragraph
 /// separators and bidirectional overrides become visible `\u{…}` escapes, so a value cannot
 /// clear the screen, move the cursor, or fake a `file:1:1: error:` line of its own.
-public enum TerminalSafe {
+package enum TerminalSafe {
     /// `text` with every character a terminal would act on escaped; `\n` stays when
     /// `keepingNewlines` (multi-line diffs), tabs always stay.
-    public static func escape(_ text: String, keepingNewlines: Bool = false) -> String {
+    package static func escape(_ text: String, keepingNewlines: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: { isUnsafe($0, keepingNewlines: keepingNewlines) }) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

@@ -1,26 +1,26 @@
 /// The outcome of running a set of scenarios: the root of the result tree every report reads.
-public struct RunResult: Sendable {
+package struct RunResult: Sendable {
     /// One result per scenario, in the order they were given (not the order they finished).
-    public var scenarios: [ScenarioResult]
+    package var scenarios: [ScenarioResult]
     /// Wall time the whole run took.
     public var wallTime: Duration
 
     /// Creates a run result.
-    public init(scenarios: [ScenarioResult], wallTime: Duration) {
+    package init(scenarios: [ScenarioResult], wallTime: Duration) {
         self.scenarios = scenarios
         self.wallTime = wallTime
     }
 
     /// How many scenarios ended with each status.
-    public func count(_ status: ScenarioResult.Status) -> Int {
+    package func count(_ status: ScenarioResult.Status) -> Int {
         scenarios.count { $0.status == status }
     }
 
     /// Whether nothing failed or errored.
-    public var succeeded: Bool { scenarios.allSatisfy { $0.status == .passed || $0.status == .skipped } }
+    package var succeeded: Bool { scenarios.allSatisfy { $0.status == .passed || $0.status == .skipped } }
 
     /// The counts and wall time of this run.
-    public var tally: RunTally {
+    package var tally: RunTally {
         var tally = RunTally(wallTime: wallTime)
         for scenario in scenarios { tally.add(scenario.status) }
         return tally
@@ -29,23 +29,23 @@ public struct RunResult: Sendable {
 
 /// How many scenarios ended each way and how long the run took: what a summary and an exit
 /// status need, kept apart from the results so that a long run need not hold them all.
-public struct RunTally: Sendable, Hashable {
+package struct RunTally: Sendable, Hashable {
     /// Scenarios that passed.
-    public var passed = 0
+    package var passed = 0
     /// Scenarios that failed.
-    public var failed = 0
+    package var failed = 0
     /// Scenarios that could not load or finish.
-    public var errors = 0
+    package var errors = 0
     /// Scenarios left out or not run.
-    public var skipped = 0
+    package var skipped = 0
     /// Wall time the whole run took.
     public var wallTime: Duration
 
     /// Creates a tally of nothing yet.
-    public init(wallTime: Duration = .zero) { self.wallTime = wallTime }
+    package init(wallTime: Duration = .zero) { self.wallTime = wallTime }
 
     /// Counts one more result.
-    public mutating func add(_ status: ScenarioResult.Status) {
+    package mutating func add(_ status: ScenarioResult.Status) {
         switch status {
         case .passed: passed += 1
         case .failed: failed += 1
@@ -55,7 +55,7 @@ public struct RunTally: Sendable, Hashable {
     }
 
     /// How many scenarios ended with this status.
-    public func count(_ status: ScenarioResult.Status) -> Int {
+    package func count(_ status: ScenarioResult.Status) -> Int {
         switch status {
         case .passed: passed
         case .failed: failed
@@ -65,10 +65,10 @@ public struct RunTally: Sendable, Hashable {
     }
 
     /// Every scenario counted.
-    public var total: Int { passed + failed + errors + skipped }
+    package var total: Int { passed + failed + errors + skipped }
 
     /// Whether nothing failed or errored.
-    public var succeeded: Bool { failed == 0 && errors == 0 }
+    package var succeeded: Bool { failed == 0 && errors == 0 }
 }
 
 /// The outcome of one scenario.
@@ -109,7 +109,7 @@ public struct ScenarioResult: Sendable, Codable {
     /// Virtual time that passed in the scenario.
     public var virtualTime: Duration
     /// How many Swift jobs of the stack ran (in the run reported).
-    public var jobs = 0
+    package var jobs = 0
     /// How many schedules the scenario ran under (1 unless exploring).
     public var schedules = 1
     /// Where its shrunk copy was written, when the plan shrinks failures and this one could be.
@@ -124,7 +124,7 @@ public struct ScenarioResult: Sendable, Codable {
     package var scheduleTaken: ExplicitSchedule?
 
     /// Creates a scenario result.
-    public init(
+    package init(
         id: String, name: String, file: String, tags: [String] = [], status: Status, steps: [StepResult] = [],
         errorMessage: String? = nil, errorLocation: ScenarioLocation? = nil, transcript: [String] = [],
         wallTime: Duration = .zero, virtualTime: Duration = .zero, jobs: Int = 0
@@ -145,7 +145,7 @@ public struct ScenarioResult: Sendable, Codable {
 
     /// The `.error` result of a file that did not load: every problem found, one per line,
     /// pointing at the first.
-    public init(unloadable file: DiscoveredScenario, _ failure: LoadFailure) {
+    package init(unloadable file: DiscoveredScenario, _ failure: LoadFailure) {
         self.init(
             id: file.id, name: file.id, file: file.path, status: .error,
             errorMessage: failure.issues.isEmpty ? "could not load \(file.path)" : failure.description,
@@ -159,7 +159,7 @@ public struct ScenarioResult: Sendable, Codable {
     /// that failed (``AssertionResult/isScheduleNote``), requests no exchange matched and exchanges
     /// left unused (``AssertionResult/isCause``) come before the symptoms they led to (a wrong
     /// outcome, state or alert), which follow in step order.
-    public var failedChecks: [(step: StepResult, check: AssertionResult)] {
+    package var failedChecks: [(step: StepResult, check: AssertionResult)] {
         let all = steps.flatMap { step in step.assertions.filter { !$0.passed }.map { (step: step, check: $0) } }
         let symptoms = all.filter { !$0.check.isCause && !$0.check.isScheduleNote }
         return all.filter(\.check.isScheduleNote) + all.filter(\.check.isCause) + symptoms
@@ -190,14 +190,14 @@ public struct StepResult: Sendable, Codable {
     /// Its checks.
     public var assertions: [AssertionResult]
     /// The virtual time when the step began.
-    public var startedAt: Duration?
+    package var startedAt: Duration?
     /// The first line of the scenario's transcript written during this step (lines before it
     /// belong to earlier steps); the transcript's length when the step wrote none. While the
     /// run goes, a place in its record's events.
-    public var firstLine: Int?
+    package var firstLine: Int?
 
     /// Creates a step result.
-    public init(
+    package init(
         index: Int, label: String, location: ScenarioLocation?, assertions: [AssertionResult] = [], startedAt: Duration? = nil,
         firstLine: Int? = nil
     ) {
@@ -231,19 +231,19 @@ public struct AssertionResult: Sendable, Hashable, Codable {
     public var location: ScenarioLocation?
 
     /// The label of the check that lists requests no exchange matched.
-    public static let unmatchedRequests = "unmatched requests"
+    package static let unmatchedRequests = "unmatched requests"
     /// The label of the check that lists exchanges not used as scripted.
-    public static let unusedExchanges = "unused exchanges"
+    package static let unusedExchanges = "unused exchanges"
     /// The label of the note an explored schedule's failure starts with: which schedule, how to replay it.
-    public static let schedule = "schedule"
+    package static let schedule = "schedule"
 
     /// Whether this is the note saying which explored schedule failed, which leads the result.
-    public var isScheduleNote: Bool { label == Self.schedule }
+    package var isScheduleNote: Bool { label == Self.schedule }
 
     /// Whether this check names a cause rather than a symptom: a request no exchange matched (the
     /// stack got a 404 it was never meant to see) or an exchange left unused (an answer the
     /// stack never got). Reports put causes first.
-    public var isCause: Bool { label == Self.unmatchedRequests || label == Self.unusedExchanges }
+    package var isCause: Bool { label == Self.unmatchedRequests || label == Self.unusedExchanges }
 
     /// What went wrong in one line: the label, then the message; the label once when the message
     /// already begins with it (`state.auth: expected ...`).
@@ -256,7 +256,7 @@ public struct AssertionResult: Sendable, Hashable, Codable {
     }
 
     /// Creates an assertion result.
-    public init(
+    package init(
         label: String, passed: Bool, message: String = "", expected: String? = nil, actual: String? = nil,
         diff: String? = nil, location: ScenarioLocation? = nil
     ) {

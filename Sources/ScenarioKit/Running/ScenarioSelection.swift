@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Scenarios outside the shard belong to another CI job and are left out of this run entirely;
 /// scenarios the filter or tags leave out are reported as skipped.
-public struct ScenarioSelection: Sendable {
+package struct ScenarioSelection: Sendable {
     /// What happens to one scenario.
-    public enum Decision: Sendable, Hashable {
+    package enum Decision: Sendable, Hashable {
         /// It runs.
         case run
         /// It is reported as skipped, for this reason.
@@ -16,19 +16,19 @@ public struct ScenarioSelection: Sendable {
     }
 
     /// A regular expression searched for in each scenario's id and name (either may match).
-    public private(set) var filter: String?
+    package private(set) var filter: String?
     /// Tags a scenario must have at least one of (empty: no requirement).
-    public var tags: [String]
+    package var tags: [String]
     /// Tags that skip a scenario that has any of them.
-    public var skipTags: [String]
+    package var skipTags: [String]
     /// The slice of scenarios this run owns.
-    public var shard: Shard?
+    package var shard: Shard?
 
     private let regex: FilterPattern?
 
     /// Creates a selection.
     /// - Throws: ``InvalidFilter`` when `filter` is not a valid regular expression.
-    public init(filter: String? = nil, tags: [String] = [], skipTags: [String] = [], shard: Shard? = nil) throws(InvalidFilter) {
+    package init(filter: String? = nil, tags: [String] = [], skipTags: [String] = [], shard: Shard? = nil) throws(InvalidFilter) {
         var regex: FilterPattern?
         if let filter {
             guard let compiled = FilterPattern(filter) else {
@@ -48,15 +48,15 @@ public struct ScenarioSelection: Sendable {
     }
 
     /// Every scenario runs: no shard, filter or tags.
-    public static var all: ScenarioSelection {
+    package static var all: ScenarioSelection {
         ScenarioSelection(filter: nil, regex: nil, tags: [], skipTags: [], shard: nil)
     }
 
     /// Whether deciding needs a scenario's name or tags, so its file must be read first.
-    public var needsContent: Bool { regex != nil || !tags.isEmpty || !skipTags.isEmpty }
+    package var needsContent: Bool { regex != nil || !tags.isEmpty || !skipTags.isEmpty }
 
     /// Decides a loaded scenario's fate.
-    public func decide(id: String, name: String, tags scenarioTags: [String]) -> Decision {
+    package func decide(id: String, name: String, tags scenarioTags: [String]) -> Decision {
         if let shard, !shard.contains(id: id) { return .otherShard }
         if let regex, !regex.matches(id), !regex.matches(name) {
             return .skip("does not match --filter \(filter ?? "")")
@@ -72,59 +72,59 @@ public struct ScenarioSelection: Sendable {
 
     /// Decides the fate of a file that did not load: only the shard applies, because a
     /// filter or tag cannot vouch for a file nobody could read, so a broken file always shows.
-    public func decideUnloaded(id: String) -> Decision {
+    package func decideUnloaded(id: String) -> Decision {
         if let shard, !shard.contains(id: id) { return .otherShard }
         return .run
     }
 
     /// A `--filter` pattern that is not a valid regular expression.
-    public struct InvalidFilter: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct InvalidFilter: Error, Sendable, Hashable, CustomStringConvertible {
         /// The pattern as given.
-        public var pattern: String
+        package var pattern: String
         /// What the regular expression engine said.
-        public var reason: String
+        package var reason: String
 
         /// `invalid regular expression 'PATTERN': REASON`.
-        public var description: String { "invalid regular expression '\(pattern)': \(reason)" }
+        package var description: String { "invalid regular expression '\(pattern)': \(reason)" }
     }
 
     /// Shard `index` of `count` (1-based): a stable partition by scenario id.
     ///
     /// The partition hashes the id with 64-bit FNV-1a (not Swift's per-process seeded `Hasher`),
     /// so every CI job computes the same split without talking to the others.
-    public struct Shard: Sendable, Hashable, CustomStringConvertible {
+    package struct Shard: Sendable, Hashable, CustomStringConvertible {
         /// 1-based index of this shard.
-        public let index: Int
+        package let index: Int
         /// How many shards there are.
-        public let count: Int
+        package let count: Int
 
         /// Creates shard `index` of `count`, or `nil` unless `1 <= index <= count`.
-        public init?(index: Int, count: Int) {
+        package init?(index: Int, count: Int) {
             guard count >= 1, (1...count).contains(index) else { return nil }
             self.index = index
             self.count = count
         }
 
         /// Parses `I/N`, such as `2/3`.
-        public init?(parsing text: String) {
+        package init?(parsing text: String) {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
             self.init(index: index, count: count)
         }
 
         /// Whether the scenario with this id belongs to this shard.
-        public func contains(id: String) -> Bool {
+        package func contains(id: String) -> Bool {
             Self.shardIndex(of: id, count: count) == index
         }
 
         /// The 1-based shard an id falls in when the set is split `count` ways.
-        public static func shardIndex(of id: String, count: Int) -> Int {
+        package static func shardIndex(of id: String, count: Int) -> Int {
             guard count > 1 else { return 1 }
             return Int(stableHash(id) % UInt64(count)) + 1
         }
 
         /// 64-bit FNV-1a of the UTF-8 bytes: the same on every machine and every run.
-        public static func stableHash(_ text: String) -> UInt64 {
+        package static func stableHash(_ text: String) -> UInt64 {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for byte in text.utf8 {
                 hash ^= UInt64(byte)
@@ -134,7 +134,7 @@ public struct ScenarioSelection: Sendable {
         }
 
         /// `I/N`.
-        public var description: String { "\(index)/\(count)" }
+        package var description: String { "\(index)/\(count)" }
     }
 
     /// A compiled `--filter` (ICU syntax, as `NSRegularExpression` reads it).

@@ -12,7 +12,7 @@ public final class VirtualClock: Clock, @unchecked Sendable {
         public var offset: Duration
 
         /// Creates an instant at an offset from the start.
-        public init(offset: Duration) { self.offset = offset }
+        package init(offset: Duration) { self.offset = offset }
 
         /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }

@@ -4,7 +4,7 @@ extension HARLog {
     /// The log as HAR 1.2 JSON: every required field present, bodies as text when they are text
     /// and as base64 when they are bytes (``BodyKind``), so any HAR reader (ours included) takes
     /// them back byte for byte.
-    public func harDocument(creatorVersion: String = "0.1.0") -> JSONValue {
+    package func harDocument(creatorVersion: String = "0.1.0") -> JSONValue {
         let formatter = Self.instantFormatter()
         return [
             "log": [

@@ -4,51 +4,51 @@ import Foundation
 /// its request, its response (absent when the exporter recorded none) and its timing.
 public struct HARLog: Sendable, Hashable {
     /// The tool that wrote the file (`creator.name`), if it said.
-    public var creator: String
+    package var creator: String
     /// The exchanges, in the order the file lists them.
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// Bodies the file says are kept in files of their own (`_file`) that were not found beside
     /// it: those entries were read without them.
-    public var attachedBodiesNotFound = 0
+    package var attachedBodiesNotFound = 0
 
     /// Creates a log.
-    public init(creator: String = "", entries: [Entry] = []) {
+    package init(creator: String = "", entries: [Entry] = []) {
         self.creator = creator
         self.entries = entries
     }
 
     /// One request and what came back.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// When the request started.
-        public var started: Date
+        package var started: Date
         /// Total time in milliseconds (`-1` timings are read as 0).
-        public var time: Double
+        package var time: Double
         /// The request.
-        public var request: Request
+        package var request: Request
         /// The response, or `nil` when the exporter recorded none (a failed or cancelled request).
-        public var response: Response?
+        package var response: Response?
         /// How many other requests were in flight when this one was sent, when the recorder knew
         /// (`_inFlight`, written by ``RecordingTransport``): on a virtual clock, concurrent and
         /// back-to-back requests can share an instant, and only this tells them apart.
-        public var inFlight: Int?
+        package var inFlight: Int?
         /// What a browser said the request was for (`_resourceType`: `document`, `image`, `fetch`...), when it said.
-        public var resourceType: String?
+        package var resourceType: String?
         /// Where the entry is written in its file, for messages; two entries that differ only
         /// there are the same entry.
-        public var position = SourcePosition()
+        package var position = SourcePosition()
         /// The line of the entry's opening brace (1-based; 0 when it was not read from a file).
-        public var line: Int {
+        package var line: Int {
             get { position.line }
             set { position.line = newValue }
         }
         /// The column of the entry's opening brace (1-based; 0 when it was not read from a file).
-        public var column: Int {
+        package var column: Int {
             get { position.column }
             set { position.column = newValue }
         }
 
         /// Creates an entry.
-        public init(started: Date, time: Double, request: Request, response: Response?, inFlight: Int? = nil) {
+        package init(started: Date, time: Double, request: Request, response: Response?, inFlight: Int? = nil) {
             self.started = started
             self.time = time
             self.request = request
@@ -57,24 +57,24 @@ public struct HARLog: Sendable, Hashable {
         }
 
         /// When the response was complete.
-        public var ended: Date { started.addingTimeInterval(max(0, time) / 1000) }
+        package var ended: Date { started.addingTimeInterval(max(0, time) / 1000) }
     }
 
     /// A captured request.
-    public struct Request: Sendable, Hashable {
+    package struct Request: Sendable, Hashable {
         /// The method, upper-cased.
-        public var method: String
+        package var method: String
         /// The full URL as captured.
-        public var url: String
+        package var url: String
         /// Header fields in captured order.
-        public var headers: [Field]
+        package var headers: [Field]
         /// The body as text (`nil` when there is none).
-        public var body: String?
+        package var body: String?
         /// The body's MIME type, if said.
-        public var mimeType: String?
+        package var mimeType: String?
 
         /// Creates a request.
-        public init(method: String, url: String, headers: [Field] = [], body: String? = nil, mimeType: String? = nil) {
+        package init(method: String, url: String, headers: [Field] = [], body: String? = nil, mimeType: String? = nil) {
             self.method = method
             self.url = url
             self.headers = headers
@@ -84,18 +84,18 @@ public struct HARLog: Sendable, Hashable {
     }
 
     /// A captured response.
-    public struct Response: Sendable, Hashable {
+    package struct Response: Sendable, Hashable {
         /// The status code.
-        public var status: Int
+        package var status: Int
         /// Header fields in captured order.
-        public var headers: [Field]
+        package var headers: [Field]
         /// The body bytes (base64 bodies already decoded).
-        public var body: Data
+        package var body: Data
         /// The body's MIME type, if said.
-        public var mimeType: String?
+        package var mimeType: String?
 
         /// Creates a response.
-        public init(status: Int, headers: [Field] = [], body: Data = Data(), mimeType: String? = nil) {
+        package init(status: Int, headers: [Field] = [], body: Data = Data(), mimeType: String? = nil) {
             self.status = status
             self.headers = headers
             self.body = body
@@ -104,33 +104,33 @@ public struct HARLog: Sendable, Hashable {
     }
 
     /// Where something was read: never part of equality, so a log written and read back is the same log.
-    public struct SourcePosition: Sendable, Hashable {
+    package struct SourcePosition: Sendable, Hashable {
         /// 1-based line, 0 when unknown.
-        public var line = 0
+        package var line = 0
         /// 1-based column, 0 when unknown.
-        public var column = 0
+        package var column = 0
 
         /// Creates a position.
-        public init(line: Int = 0, column: Int = 0) {
+        package init(line: Int = 0, column: Int = 0) {
             self.line = line
             self.column = column
         }
 
         /// Always equal: where an entry was read is not what it is.
-        public static func == (lhs: SourcePosition, rhs: SourcePosition) -> Bool { true }
+        package static func == (lhs: SourcePosition, rhs: SourcePosition) -> Bool { true }
         /// Hashes nothing, matching `==`.
-        public func hash(into hasher: inout Hasher) {}
+        package func hash(into hasher: inout Hasher) {}
     }
 
     /// One header field as captured (names keep their case; repeats are kept).
-    public struct Field: Sendable, Hashable {
+    package struct Field: Sendable, Hashable {
         /// The name.
-        public var name: String
+        package var name: String
         /// The value.
-        public var value: String
+        package var value: String
 
         /// Creates a field.
-        public init(_ name: String, _ value: String) {
+        package init(_ name: String, _ value: String) {
             self.name = name
             self.value = value
         }

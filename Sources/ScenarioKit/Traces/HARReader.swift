@@ -4,21 +4,21 @@ import Foundation
 /// be `-1`, bodies may be base64, custom fields start with `_`, entries may lack a `response` and
 /// files may have no `pages`. What cannot be read at all is a ``LoadIssue`` with file, line,
 /// column and JSON path, never a crash.
-public struct HARReader: Sendable {
+package struct HARReader: Sendable {
     /// The largest file read (bigger captures should be cut with the exporting tool first).
-    public static let maximumBytes = 256 * 1024 * 1024
+    package static let maximumBytes = 256 * 1024 * 1024
     /// The most entries one file may hold.
-    public static let maximumEntries = 200_000
+    package static let maximumEntries = 200_000
 
     /// The file name used in issue locations.
-    public let file: String
+    package let file: String
     /// The size bound this reader applies.
-    public let maximumBytes: Int
+    package let maximumBytes: Int
     /// The entry bound this reader applies.
-    public let maximumEntries: Int
+    package let maximumEntries: Int
 
     /// Creates a reader naming `file` in issues, with the default bounds unless told otherwise.
-    public init(file: String, maximumBytes: Int = HARReader.maximumBytes, maximumEntries: Int = HARReader.maximumEntries) {
+    package init(file: String, maximumBytes: Int = HARReader.maximumBytes, maximumEntries: Int = HARReader.maximumEntries) {
         self.file = file
         self.maximumBytes = maximumBytes
         self.maximumEntries = maximumEntries
@@ -26,7 +26,7 @@ public struct HARReader: Sendable {
 
     /// Parses a HAR document.
     /// - Throws: a ``LoadIssue`` for text that is not JSON, too big, too deep, or not shaped like HAR.
-    public func read(_ data: Data) throws(LoadIssue) -> HARLog {
+    package func read(_ data: Data) throws(LoadIssue) -> HARLog {
         try read(bytes: [UInt8](data))
     }
 
@@ -34,7 +34,7 @@ public struct HARReader: Sendable {
     /// it once). Entries are read one at a time as the parser reaches them, so a capture is never
     /// held as one JSON tree, and the entry bound stops the read as soon as it is passed.
     /// - Throws: a ``LoadIssue`` for text that is not JSON, too big, too deep, or not shaped like HAR.
-    public func read(bytes: [UInt8]) throws(LoadIssue) -> HARLog {
+    package func read(bytes: [UInt8]) throws(LoadIssue) -> HARLog {
         guard bytes.count <= maximumBytes else {
             throw issue(
                 nil, at: JSONPath.root,

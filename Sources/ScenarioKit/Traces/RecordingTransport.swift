@@ -9,7 +9,7 @@ import HTTPCore
 /// the wrapped transport threw) when it completes.
 public final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     /// Entries recorded before the oldest is dropped, so a long-lived app cannot grow without bound.
-    public let capacity: Int
+    package let capacity: Int
     private let base: any HTTPTransport
     private let baseURL: URL
     private let now: @Sendable () -> Date

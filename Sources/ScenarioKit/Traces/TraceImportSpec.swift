@@ -17,7 +17,7 @@ public struct TraceImportSpec: Sendable {
         }
 
         /// Whether a request with this method and path takes this route.
-        public func matches(method: String, path: String) -> Bool {
+        package func matches(method: String, path: String) -> Bool {
             if let own = self.method, own != method { return false }
             // Segment by segment, without splitting either into arrays: this runs for every
             // request of a trace against every route a driver names.

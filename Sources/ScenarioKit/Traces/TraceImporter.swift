@@ -12,20 +12,20 @@ import Foundation
 ///   followed redirects become exchanges only; everything else becomes a step with the driver's
 ///   request action.
 /// - `expect` is a draft (request counts), marked in the description for the author to finish.
-public struct TraceImporter: Sendable {
+package struct TraceImporter: Sendable {
     /// Choices for one import.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Keep only entries for this host (`nil`: all).
-        public var host: String?
+        package var host: String?
         /// The scenario's name (`nil`: derived from the file name).
-        public var name: String?
+        package var name: String?
         /// Keep images, style sheets, scripts and fonts (dropped by default).
-        public var keepStaticAssets: Bool
+        package var keepStaticAssets: Bool
         /// Gaps shorter than this between actions are noise, not `advance` steps.
-        public var minimumGap: Duration
+        package var minimumGap: Duration
 
         /// Creates options.
-        public init(host: String? = nil, name: String? = nil, keepStaticAssets: Bool = false, minimumGap: Duration = .milliseconds(500)) {
+        package init(host: String? = nil, name: String? = nil, keepStaticAssets: Bool = false, minimumGap: Duration = .milliseconds(500)) {
             self.host = host
             self.name = name
             self.keepStaticAssets = keepStaticAssets
@@ -34,47 +34,47 @@ public struct TraceImporter: Sendable {
     }
 
     /// What the import produced, for the command to print.
-    public struct Summary: Sendable, Hashable {
+    package struct Summary: Sendable, Hashable {
         /// Entries read from the file.
-        public var entries = 0
+        package var entries = 0
         /// Entries left out, all reasons together.
-        public var dropped: Int { droppedByHost + droppedAssets + droppedDocuments + droppedPreflights + droppedTunnels + droppedUnusable }
+        package var dropped: Int { droppedByHost + droppedAssets + droppedDocuments + droppedPreflights + droppedTunnels + droppedUnusable }
         /// Entries for other hosts than `--host`.
-        public var droppedByHost = 0
+        package var droppedByHost = 0
         /// Images, style sheets, scripts, fonts and favicons.
-        public var droppedAssets = 0
+        package var droppedAssets = 0
         /// Page loads of a browser export (HTML documents the browser navigated to).
-        public var droppedDocuments = 0
+        package var droppedDocuments = 0
         /// CORS preflights a browser sent before a cross-origin call (`OPTIONS` with
         /// `Access-Control-Request-Method`, or answered with `Access-Control-Allow-Methods`).
-        public var droppedPreflights = 0
+        package var droppedPreflights = 0
         /// A proxy's tunnels (`CONNECT host:443`): the encrypted connection, not a request of the app.
-        public var droppedTunnels = 0
+        package var droppedTunnels = 0
         /// Entries whose URL or method no request can have (not http(s), no path, a method with other characters).
-        public var droppedUnusable = 0
+        package var droppedUnusable = 0
         /// Gaps longer than ``TraceImporter/maximumGap`` (or before a start instant out of range), shortened.
-        public var clampedGaps = 0
+        package var clampedGaps = 0
         /// Runs of more than ``TraceImporter/maximumConcurrent`` overlapping requests, split into steps of at most that many.
-        public var splitGroups = 0
+        package var splitGroups = 0
         /// Answer bodies holding integers of 2^53 or more (64-bit ids), written as exact text
         /// instead of JSON, whose numbers would round them.
-        public var bigIntegerBodiesAsText = 0
+        package var bigIntegerBodiesAsText = 0
         /// Bodies nested too deeply to be JSON in a scenario, written as exact text instead.
-        public var deepBodiesAsText = 0
+        package var deepBodiesAsText = 0
         /// A second `Set-Cookie` of an answer, or a query name repeated in a request: a scenario's
         /// headers and query are objects, so the first value is kept (other repeated headers are
         /// joined with `, `).
-        public var repeatedNamesKeptOnce = 0
+        package var repeatedNamesKeptOnce = 0
         /// Bodies the capture keeps in files of their own (Playwright's attach mode) that were not beside it.
-        public var attachedBodiesNotFound = 0
+        package var attachedBodiesNotFound = 0
         /// Requests a dedicated action would send but that it cannot send as captured (arguments missing or not JSON), imported as plain requests.
-        public var plainInsteadOfAction = 0
+        package var plainInsteadOfAction = 0
         /// Step requests whose body is not JSON (a form, multipart): the request action sends JSON
         /// only, so their exchanges do not match on the body.
-        public var bodiesTheStepCannotSend = 0
+        package var bodiesTheStepCannotSend = 0
 
         /// One line for the command: what was left out, clamped or split, and why.
-        public var notes: [String] {
+        package var notes: [String] {
             var notes: [String] = []
             if droppedByHost > 0 { notes.append("\(droppedByHost) for other hosts") }
             if droppedAssets > 0 { notes.append("\(droppedAssets) static assets (--keep-static keeps them)") }
@@ -103,25 +103,25 @@ public struct TraceImporter: Sendable {
             return notes
         }
         /// Exchanges written.
-        public var exchanges = 0
+        package var exchanges = 0
         /// Steps written.
-        public var steps = 0
+        package var steps = 0
         /// Entries the stack sends by itself (exchanges only).
-        public var appRequests = 0
+        package var appRequests = 0
         /// Entries without a response (written as faults).
-        public var withoutResponse = 0
+        package var withoutResponse = 0
     }
 
     /// Why a trace cannot be imported: where (file, line and column of the entry, its JSON path),
     /// what is wrong and what to do, in the `file:line:column: error:` form of load issues.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// The issue, located in the trace.
-        public var issue: LoadIssue
+        package var issue: LoadIssue
         /// The entry it is about, when one is.
-        public var entry: Int?
+        package var entry: Int?
 
         /// Creates a failure about the whole trace (`$.log.entries`) or one entry of it.
-        public init(
+        package init(
             file: String, entry: HARLog.Entry? = nil, index: Int? = nil, at subpath: String = "", _ message: String, hint: String? = nil
         ) {
             self.init(file: file, position: entry?.position, index: index, at: subpath, message, hint: hint)
@@ -142,30 +142,30 @@ public struct TraceImporter: Sendable {
         }
 
         /// `file:line:column: error: message (at $.log.entries[i]) — what to do`.
-        public var description: String { issue.description }
+        package var description: String { issue.description }
     }
 
     /// The longest gap written as one `advance`; longer ones are shortened and counted.
-    public static let maximumGap = 86_400_000
+    package static let maximumGap = 86_400_000
     /// The most overlapping requests one step holds (the loader's bound on `parallel`).
-    public static let maximumConcurrent = ScenarioDecoder.maximumParallel
+    package static let maximumConcurrent = ScenarioDecoder.maximumParallel
     /// How deeply a body may nest to be written as JSON: the scenario's own nesting around it
     /// (a group member's `with.json` is 7 levels down) must stay within the loader's bound.
     static let maximumBodyDepth = JSONTextParser.maximumDepth - 8
 
     /// What the driver says about its stack.
-    public let spec: TraceImportSpec
+    package let spec: TraceImportSpec
     /// The choices.
-    public let options: Options
+    package let options: Options
 
     /// Creates an importer.
-    public init(spec: TraceImportSpec, options: Options = Options()) {
+    package init(spec: TraceImportSpec, options: Options = Options()) {
         self.spec = spec
         self.options = options
     }
 
     /// The scenario document for `log`, read from `file` (named in the description).
-    public func makeScenario(from log: HARLog, file: String) throws(Failure) -> (scenario: JSONValue, summary: Summary) {
+    package func makeScenario(from log: HARLog, file: String) throws(Failure) -> (scenario: JSONValue, summary: Summary) {
         var document = DraftDocument()
         let drafted = try writeDraft(from: log, file: file, to: &document)
         return (.object(document.object), drafted.summary)
@@ -174,7 +174,7 @@ public struct TraceImporter: Sendable {
     /// The scenario text for `log`, checked with the real loader (`actions` and `givenKeys` as
     /// the driver declares them) before it is returned: a draft the loader would reject is a
     /// ``Failure`` naming the entry it came from, never a file.
-    public func importScenario(
+    package func importScenario(
         from log: HARLog, file: String, actions: [ActionSpec], givenKeys: [GivenSpec]
     ) throws(Failure) -> (text: String, summary: Summary) {
         let text = TextBox()
@@ -192,7 +192,7 @@ public struct TraceImporter: Sendable {
     /// a ``Failure`` naming the entry it came from, and nothing is left at `path`. The capture
     /// is let go of before the draft is read back, so the two are never held together.
     /// - Throws: a ``Failure``, or the error that kept the file from being written.
-    public func importScenario(
+    package func importScenario(
         from log: consuming HARLog, file: String, actions: [ActionSpec], givenKeys: [GivenSpec], to path: String
     ) throws -> Summary {
         let positions = log.entries.map(\.position)

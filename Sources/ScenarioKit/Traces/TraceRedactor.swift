@@ -7,28 +7,28 @@ import Foundation
 /// The same secret gets the same placeholder everywhere (`redacted-token-1`), so a token a login
 /// answer returns still matches the `Authorization` header that later sends it, and a scenario
 /// imported from the redacted trace still runs.
-public struct TraceRedactor: Sendable {
+package struct TraceRedactor: Sendable {
     /// What a secret was found as; placeholders and the printed counts name it.
-    public enum Kind: String, Sendable, CaseIterable, Comparable {
+    package enum Kind: String, Sendable, CaseIterable, Comparable {
         case authorization, cookie
         case apiKey = "api-key"
         case jwt, token, password, secret, code
 
         /// Kinds order as declared, so reports list them the same way every time.
-        public static func < (lhs: Kind, rhs: Kind) -> Bool {
+        package static func < (lhs: Kind, rhs: Kind) -> Bool {
             allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
         }
     }
 
     /// What was redacted: how many distinct secrets of each kind, never their values.
-    public struct Report: Sendable, Hashable, CustomStringConvertible {
+    package struct Report: Sendable, Hashable, CustomStringConvertible {
         /// Distinct secrets per kind.
-        public var counts: [Kind: Int] = [:]
+        package var counts: [Kind: Int] = [:]
         /// Total distinct secrets.
-        public var total: Int { counts.values.reduce(0, +) }
+        package var total: Int { counts.values.reduce(0, +) }
 
         /// `redacted 4 secrets: 2 authorization, 1 password, 1 token`.
-        public var description: String {
+        package var description: String {
             guard total > 0 else { return "redacted no secrets" }
             let parts = counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.rawValue)" }
             return "redacted \(total) secret\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ")
@@ -41,7 +41,7 @@ public struct TraceRedactor: Sendable {
     private let known: [RedactionPolicy.Finding]
 
     /// Creates a redactor.
-    public init() { self.init(extraKeys: []) }
+    package init() { self.init(extraKeys: []) }
 
     /// Creates a redactor that also takes the values of these names as secrets (a driver's
     /// `secretKeys`, a scenario's `secrets`), and `known` values wherever they are.
@@ -59,7 +59,7 @@ public struct TraceRedactor: Sendable {
     }
 
     /// The capture with every secret replaced, and what was replaced.
-    public func redact(_ log: HARLog) -> (log: HARLog, report: Report) {
+    package func redact(_ log: HARLog) -> (log: HARLog, report: Report) {
         var redacted = log
         let report = redact(&redacted)
         return (redacted, report)
@@ -67,7 +67,7 @@ public struct TraceRedactor: Sendable {
 
     /// Replaces every secret of `log` in place, entry by entry, so a large capture is not held
     /// twice; returns what was replaced.
-    public func redact(_ log: inout HARLog) -> Report {
+    package func redact(_ log: inout HARLog) -> Report {
         var finder = SecretFinder(policy: policy)
         for entry in log.entries { finder.collect(entry) }
         // After the capture's own: a value it also shows keeps the kind the capture gives it.

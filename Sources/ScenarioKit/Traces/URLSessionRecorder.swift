@@ -30,11 +30,11 @@ public final class URLSessionRecorder: @unchecked Sendable {
     static let creator = "SessionScenarios URLSessionRecorder"
 
     /// Exchanges kept, finished or in flight; older ones are dropped.
-    public let capacity: Int
+    package let capacity: Int
     /// Bytes kept of each request and response body; the rest still reaches the app, unrecorded.
-    public let maximumBodySize: Int
+    package let maximumBodySize: Int
     /// Bytes of bodies kept in all; the oldest exchanges are dropped to stay under it.
-    public let maximumStoredBytes: Int
+    package let maximumStoredBytes: Int
 
     // Guards everything below; never held while URLSession or the app is called.
     private let lock = NSLock()

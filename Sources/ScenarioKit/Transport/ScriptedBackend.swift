@@ -6,7 +6,7 @@ import HTTPCore
 ///
 /// One instance per run; both ways in (``ScriptedTransport`` and ``ScriptedURLProtocol``)
 /// hand requests to it, so scenarios never share state and can run in parallel.
-public final class ScriptedBackend: @unchecked Sendable {
+package final class ScriptedBackend: @unchecked Sendable {
     /// How an answer gets back to whoever asked.
     typealias Respond = @Sendable (Result<HTTPResponse, TransportError>) -> Void
 
@@ -55,7 +55,7 @@ public final class ScriptedBackend: @unchecked Sendable {
     var outside: OutsideWork? { outsideWork }
 
     /// Creates a backend serving `exchanges` on `clock`.
-    public convenience init(exchanges: [Exchange], clock: VirtualClock) {
+    package convenience init(exchanges: [Exchange], clock: VirtualClock) {
         self.init(exchanges: exchanges, clock: clock, outsideWork: nil)
     }
 

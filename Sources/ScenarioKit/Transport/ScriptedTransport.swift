@@ -2,16 +2,16 @@ import Foundation
 import HTTPCore
 
 /// The direct way in: an ``HTTPTransport`` that hands requests straight to the run's backend.
-public struct ScriptedTransport: HTTPTransport {
+package struct ScriptedTransport: HTTPTransport {
     private let backend: ScriptedBackend
 
     /// Creates a transport for one run's backend.
-    public init(backend: ScriptedBackend) { self.backend = backend }
+    package init(backend: ScriptedBackend) { self.backend = backend }
 
     /// Hands the request to the backend and returns its answer when it gives one. A task that
     /// is cancelled first gets `cancelled` at once, as from URLSession, and the backend logs the
     /// cancel and drops the answer.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let pending = PendingAnswer()
         let backend = self.backend
         return try await withTaskCancellationHandler {

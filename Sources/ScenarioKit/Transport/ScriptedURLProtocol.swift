@@ -10,9 +10,9 @@ import HTTPCore
 /// URLSession creates protocol instances itself, so each request names its backend in a
 /// header that ``ScriptedURLProtocol/route(_:)`` issues per run and that is stripped before the
 /// backend sees the request. Routes are per run, so runs in parallel never see each other.
-public class ScriptedURLProtocol: URLProtocol {
+package class ScriptedURLProtocol: URLProtocol {
     /// The header that carries the route.
-    public static let routeHeader = "X-Scenario-Route"
+    package static let routeHeader = "X-Scenario-Route"
     /// The header that names the request for outside-work tracking.
     static let tagHeader = "X-Scenario-Request"
 
@@ -41,7 +41,7 @@ public class ScriptedURLProtocol: URLProtocol {
     /// A configuration whose sessions this protocol serves for `route`: ephemeral, no cache.
     /// Its sessions never reach the network: every request goes to the running scenario's
     /// backend, or fails.
-    public static func configuration(route: String) -> URLSessionConfiguration {
+    package static func configuration(route: String) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [RouteClass.protocolClass(forSlot: routes.slot(of: route) ?? 0)]
         configuration.urlCache = nil
@@ -50,7 +50,7 @@ public class ScriptedURLProtocol: URLProtocol {
     }
 
     /// A URLSession whose requests this protocol serves (ephemeral: no cache, no cookies kept).
-    public static func makeSession() -> URLSession {
+    package static func makeSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [ScriptedURLProtocol.self]
         configuration.urlCache = nil

@@ -31,7 +31,7 @@ public struct DispatchAppDriver: ScenarioDriver {
             client = APIClient(
                 loader: TransportLoader(transport: context.transport), baseURL: context.baseURL, tokens: tokens)
         }
-        let interval = try given.config?.healthPollInterval.map { try DurationParser.parse($0) } ?? .seconds(15)
+        let interval = try given.config?.healthPollInterval.map { try Duration(scenarioText: $0) } ?? .seconds(15)
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         return DispatchAppSession(manager: SessionManager(client: client, healthPollInterval: seconds), now: context.now)
     }

@@ -21,7 +21,7 @@ public struct TwoSessionAppDriver: ScenarioDriver {
     public func makeSession(_ context: DriverContext) async throws -> any DriverSession {
         let given = try context.given.decode(Given.self)
         let tokens = given.session.map { SessionTokens(access: $0.accessToken, refresh: $0.refreshToken) }
-        let interval = try given.config?.healthPollInterval.map { try DurationParser.parse($0) } ?? .seconds(15)
+        let interval = try given.config?.healthPollInterval.map { try Duration(scenarioText: $0) } ?? .seconds(15)
         let services = AppServices(tokens: tokens, now: context.now) { delegate in
             switch context.route {
             case .urlSession:
