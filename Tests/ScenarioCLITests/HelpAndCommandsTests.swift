@@ -3,7 +3,9 @@ import Testing
 
 @Suite("Help, version, lint, list, actions")
 struct HelpAndCommandsTests {
-    static let commands = ["run", "lint", "list", "actions", "merge", "import", "redact", "export", "shrink", "verify", "export-pact", "init"]
+    static let commands = [
+        "run", "lint", "list", "actions", "merge", "import", "redact", "export", "shrink", "verify", "export-pact", "init",
+    ]
 
     @Test(arguments: commands)
     func everyCommandHasHelp(command: String) throws {
