@@ -19,14 +19,17 @@ final class ScenarioScheduler: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
+    // The state below is the lock's (or the runner thread's alone): `@exclusivity(unchecked)`
+    // spares the dynamic check of every access, a tenth of the engine's time per exchange; the
+    // thread sanitizer's pass in CI still watches it.
     /// Work to run and when each was queued; `head` is the next one (a moving index keeps
     /// taking an entry O(1)).
-    private var queue: [Entry] = []
-    private var order: JobOrder
+    @exclusivity(unchecked) private var queue: [Entry] = []
+    @exclusivity(unchecked) private var order: JobOrder
     /// What an explored schedule gives priorities to.
-    private var ordinals = TaskOrdinals()
+    @exclusivity(unchecked) private var ordinals = TaskOrdinals()
     /// How many entries were queued so far.
-    private var queued = 0
+    @exclusivity(unchecked) private var queued = 0
 
     private func entry(_ work: Work) -> Entry {
         queued += 1
@@ -35,24 +38,29 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Whether the host keeps the address of every job this scenario runs, to know a resume from
     /// another thread as its own (beside other tests); set before the run, read on its thread.
     var remembersJobs = true
+    /// The addresses of the last few jobs the host remembered for this scenario (runner thread
+    /// only): a task is enqueued again and again under one address, and remembering it once is
+    /// enough (the host forgets a scenario's jobs only when its run ends).
+    @exclusivity(unchecked) var recentlyRemembered = RecentAddresses()
     /// Jobs and blocks run so far in this scenario.
-    private(set) var jobsRun = 0
-    private var head = 0
+    @exclusivity(unchecked) private(set) var jobsRun = 0
+    @exclusivity(unchecked) private var head = 0
     private var escapeNotes: [String] = []
-    private var runningMain = false
+    /// Whether a main-actor job or main-queue block runs now (runner thread only).
+    @exclusivity(unchecked) private var runningMain = false
     /// The Dispatch queue the running work is "on" (read on the runner thread only).
-    private(set) var currentQueue: DispatchCapture.Object?
+    @exclusivity(unchecked) private(set) var currentQueue: DispatchCapture.Object?
     /// The serial queues of the work running on the runner (runner thread only).
-    private var held = HeldQueues()
+    @exclusivity(unchecked) private var held = HeldQueues()
     /// How far the app's blocking waits may move virtual time in the current step, and what ends
     /// the run when one goes further (runner thread only; see ``WaitLimits``).
     var waitLimits: WaitLimits?
     /// Answers waiting to reach the stack (see ``DueAnswers``).
-    private var deliveries = DueAnswers()
+    @exclusivity(unchecked) private var deliveries = DueAnswers()
     /// `group.notify` blocks waiting for their group to empty.
     private let notifications = DispatchNotifications()
     /// When the running job was queued, on the runner thread (read there only).
-    private var runningJobQueuedAt = DispatchTime.now().uptimeNanoseconds
+    @exclusivity(unchecked) private var runningJobQueuedAt = DispatchTime.now().uptimeNanoseconds
     let clock: VirtualClock
     /// Work away from the runner thread that will come back: URLSession loads, declared work.
     let outside: OutsideWork
@@ -78,7 +86,8 @@ final class ScenarioScheduler: @unchecked Sendable {
     func enterStep(_ step: Int) { condition.withLock { order.enterStep(step) } }
 
     /// Whether the runner is running a main-actor job right now (for isolation checks).
-    var isRunningMainJob: Bool { condition.withLock { runningMain } }
+    /// (Asked on the runner thread only: `Capture.currentScheduler` is the calling runner's.)
+    var isRunningMainJob: Bool { runningMain }
 
     /// Everything that reached the scenario from outside without being expected, in order.
     var escapes: [String] { condition.withLock { escapeNotes } }
@@ -232,17 +241,19 @@ final class ScenarioScheduler: @unchecked Sendable {
         case externalWorkTimedOut(pending: String)
     }
 
-    private var isQueueEmpty: Bool { condition.withLock { head == queue.count } }
-
     /// Runs jobs on the calling thread until none is queued and no outside work is pending.
     /// - Returns: how many jobs ran.
     @discardableResult
     func runUntilIdle(jobLimit: Int = 2_000_000, externalWait: TimeInterval = 30) throws(SettleFailure) -> Int {
         var ran = 0
         while true {
-            // Deliveries are settled without the queue's lock: probing URLSession may run `sync` work here.
-            if isQueueEmpty, outside.isAway { _ = outside.settleDeliveries() }
             condition.lock()
+            if head == queue.count, outside.isAway {
+                // Deliveries are settled without the queue's lock: probing URLSession may run `sync` work here.
+                condition.unlock()
+                _ = outside.settleDeliveries()
+                condition.lock()
+            }
             if head == queue.count, deliveries.isEmpty || !mayHandOn, outside.isAway {
                 // Only other threads can refill the queue now (URLSession, declared work); wait for them.
                 let deadline = DispatchTime.now() + externalWait
@@ -358,12 +369,12 @@ final class ScenarioScheduler: @unchecked Sendable {
         runningJobQueuedAt = entry.queuedAt
         switch entry.work {
         case .job(let job, let lane):
-            let outer = (currentQueue, condition.withLock { runningMain })
-            condition.withLock { runningMain = lane == .main }
+            let outer = (currentQueue, runningMain)
+            runningMain = lane == .main
             currentQueue = lane == .main ? DispatchCapture.mainQueue : nil
             holding(lane == .main ? DispatchCapture.mainQueue : nil) { lane.run(job) }
             currentQueue = outer.0
-            condition.withLock { runningMain = outer.1 }
+            runningMain = outer.1
         case .block(let work):
             run(work)
             // A work item's notifications follow it at once, as libdispatch queues them.
@@ -374,14 +385,12 @@ final class ScenarioScheduler: @unchecked Sendable {
     }
 
     private func run(_ work: DispatchWork, holdingItsQueue: Bool = false) {
-        let outerMain = condition.withLock {
-            defer { runningMain = work.isMain }
-            return runningMain
-        }
+        let outerMain = runningMain
+        runningMain = work.isMain
         holding(work.sharesItsQueue ? nil : work.queue) {
             run(on: work.queue, holdingItsRealLock: !holdingItsQueue && work.guardsSharedState, work.run)
         }
-        condition.withLock { runningMain = outerMain }
+        runningMain = outerMain
     }
 
     /// Runs `body` with `queue` held (see ``HeldQueues``).

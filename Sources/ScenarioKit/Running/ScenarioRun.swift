@@ -44,16 +44,18 @@ final class ScenarioRun: @unchecked Sendable {
         self.clock = clock
         scheduler = ScenarioScheduler(
             clock: clock, order: JobOrder(schedule, length: scheduleLength), scenarioFile: scenario.file)
-        backend = ScriptedBackend(exchanges: scenario.exchanges, clock: clock, outsideWork: scheduler.outside)
-        let scheduler = self.scheduler
-        backend.handAnswers { scheduler.deliver($0) }
+        var lateAnswers: LateAnswers?
         if let explicit = schedule.explicit, !explicit.isEmpty {
-            backend.allowLateAnswers(LateAnswers(bound: scenario.lateAnswers, explicit: explicit.late))
+            lateAnswers = LateAnswers(bound: scenario.lateAnswers, explicit: explicit.late)
         } else if !schedule.isFIFO {
             // The network's draws are the schedule's too, apart from the order of jobs.
             let seed = schedule.seed ^ (UInt64(schedule.index) &* 0xD1B5_4A32_D192_ED03) ^ 0x6E65_7477_6F72_6B00
-            backend.allowLateAnswers(LateAnswers(bound: scenario.lateAnswers, seed: seed))
+            lateAnswers = LateAnswers(bound: scenario.lateAnswers, seed: seed)
         }
+        let scheduler = self.scheduler
+        backend = ScriptedBackend(
+            exchanges: scenario.exchanges, clock: clock, outsideWork: scheduler.outside, handOn: { scheduler.deliver($0) },
+            lateAnswers: lateAnswers)
     }
 
     /// How long a run about to be called stuck waits, in real time, for work coming back from

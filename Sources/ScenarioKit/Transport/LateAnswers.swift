@@ -1,4 +1,4 @@
-/// How much later than scripted answers go under an explored schedule (``ScriptedBackend/allowLateAnswers(_:)``):
+/// How much later than scripted answers go under an explored schedule (given to a run's ``ScriptedBackend``):
 /// drawn from the schedule's seed, so a replay draws the same, or as an explicit schedule says.
 struct LateAnswers {
     let bound: Duration
