@@ -81,6 +81,26 @@ import Testing
         #expect(InvariantChecker.check(rule, good.record).isEmpty)
     }
 
+    /// An answer is read for the new value only when it can hold the path's keys: one that
+    /// writes a key with an escape is still read, one that names it nowhere replaces nothing.
+    @Test func notAfterReplacedReadsAnAnswerWhoseKeysAreEscaped() {
+        let rule = invariant(
+            .notAfterReplaced(value: .header("Authorization", scheme: "Bearer"), replacedBy: nil, answerPath: "data.access_token"))
+        func run(answering body: String) -> [[Int]] {
+            var run = Builder()
+            let feed = run.send(.get, "/feed", bearer: "acc-old")
+            run.answer(feed, 401)
+            let renew = run.send(.post, "/auth/refresh")
+            run.record.answered(
+                renew, .response(HTTPResponse(status: HTTPStatus(code: 200), headers: [:], body: Data(body.utf8))), at: .seconds(0))
+            run.send(.get, "/feed", bearer: "acc-old")
+            return InvariantChecker.check(rule, run.record).map(\.requests)
+        }
+        #expect(run(answering: #"{"data":{"access\u005ftoken":"acc-new"}}"#) == [[3, 2]])
+        #expect(run(answering: #"{"data":{"token":"acc-new","note":"access_token"}}"#).isEmpty)
+        #expect(run(answering: #"{"data":{"access_token":"acc-new"}}"#) == [[3, 2]])
+    }
+
     @Test func refreshesOnlyForCurrentCatchesALate401RefreshingAgain() {
         let rule = invariant(
             .refreshesOnlyForCurrent(

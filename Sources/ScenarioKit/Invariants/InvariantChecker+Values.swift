@@ -37,7 +37,7 @@ extension InvariantChecker {
                 }
             case .answered(let request, let answer):
                 guard matches(replacedBy, request.request), let status = answer.status, StatusSet.success.contains(status),
-                    let json = JSONValue.parse(answer.body), let new = ValueReference.text(json.at(path: answerPath))
+                    let new = ValueReference.text(JSONValue.value(at: answerPath, inBody: answer.body))
                 else { continue }
                 for old in known where old != new && replaced[old] == nil { replaced[old] = request.number }
                 known = [new]
@@ -65,8 +65,8 @@ extension InvariantChecker {
                 refusedCurrent = false
                 stale = nil
             case .answered(let request, let answer) where matches(refresh, request.request):
-                guard let status = answer.status, StatusSet.success.contains(status), let json = JSONValue.parse(answer.body),
-                    let new = ValueReference.text(json.at(path: answerPath))
+                guard let status = answer.status, StatusSet.success.contains(status),
+                    let new = ValueReference.text(JSONValue.value(at: answerPath, inBody: answer.body))
                 else { continue }
                 current = new
                 replacedBy = request.number

@@ -151,6 +151,27 @@ extension ValueReference {
 
 extension JSONValue {
     /// The value at a dotted path (`data.refresh_token`, `items.0.id`).
+    /// The value at `path` in a JSON body. The body is parsed only when it can hold one: every key
+    /// the path names is then written in it, as it is or with escapes (a body without `\\`).
+    static func value(at path: String, inBody body: Data) -> JSONValue? {
+        if !body.contains(UInt8(ascii: "\\")) {
+            for key in path.split(separator: ".") where Int(key) == nil {
+                guard contains(Array(("\"" + key + "\"").utf8), in: body) else { return nil }
+            }
+        }
+        return parse(body)?.at(path: path)
+    }
+
+    private static func contains(_ needle: [UInt8], in body: Data) -> Bool {
+        body.withUnsafeBytes { raw in
+            guard needle.count <= raw.count else { return false }
+            for start in 0...(raw.count - needle.count) where raw[start] == needle[0] {
+                if needle.indices.allSatisfy({ raw[start + $0] == needle[$0] }) { return true }
+            }
+            return false
+        }
+    }
+
     func at(path: String) -> JSONValue? {
         var current: JSONValue? = self
         for part in path.split(separator: ".") {

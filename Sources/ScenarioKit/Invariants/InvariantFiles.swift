@@ -40,10 +40,16 @@ package enum InvariantFiles {
         return file.dropFirst(here.count + 1).split(separator: "/").count - 1
     }
 
-    /// Reads one invariant file strictly: every issue with its place, JSON path and hint.
+    /// Reads one invariant file strictly: every issue with its place, JSON path and hint. A file
+    /// whose bytes are those of the last read is not parsed again: every scenario of a folder
+    /// reads the same few files.
     package static func load(contentsOf path: String) -> Result<[Invariant], LoadFailure> {
         do {
-            return load(data: Data(try FileBytes.read(path)), file: path)
+            let data = Data(try FileBytes.read(path))
+            if let known = recentlyRead.result(for: path, data: data) { return known }
+            let result = load(data: data, file: path)
+            recentlyRead.remember(result, for: path, data: data)
+            return result
         } catch {
             let location = ScenarioLocation(file: path, line: 1, column: 1, path: JSONPath.root)
             return .failure(
@@ -89,6 +95,33 @@ package enum InvariantFiles {
         }
         return (invariants, issues)
     }
+}
+
+/// The last reads of a few invariant files, by path, with the bytes they were read from; bounded,
+/// so a process running scenarios of many folders keeps no more than this.
+private final class RecentInvariantFiles: @unchecked Sendable {
+    private struct Entry {
+        let data: Data
+        let result: Result<[Invariant], LoadFailure>
+    }
+    private static let limit = 32
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+
+    func result(for path: String, data: Data) -> Result<[Invariant], LoadFailure>? {
+        lock.withLock { entries[path].flatMap { $0.data == data ? $0.result : nil } }
+    }
+
+    func remember(_ result: Result<[Invariant], LoadFailure>, for path: String, data: Data) {
+        lock.withLock {
+            if entries[path] == nil && entries.count >= Self.limit { entries.removeAll() }
+            entries[path] = Entry(data: data, result: result)
+        }
+    }
+}
+
+extension InvariantFiles {
+    fileprivate static let recentlyRead = RecentInvariantFiles()
 }
 
 extension TerminalSafe {

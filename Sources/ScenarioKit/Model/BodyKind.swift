@@ -11,6 +11,10 @@ package enum BodyKind {
     package static func isBinary(_ body: some Collection<UInt8>, contentType: String?) -> Bool {
         guard !body.isEmpty else { return false }
         if let contentType, isBinaryType(contentType) { return true }
+        return body.withContiguousStorageIfAvailable { holdsNonText($0) } ?? holdsNonText(body)
+    }
+
+    private static func holdsNonText(_ body: some Collection<UInt8>) -> Bool {
         var decoder = UTF8()
         var bytes = body.makeIterator()
         while true {
@@ -40,6 +44,11 @@ package enum BodyKind {
 
     /// Media types whose bodies are bytes, whatever they happen to hold.
     static func isBinaryType(_ contentType: String) -> Bool {
+        // The types nearly every body has, decided without making new strings.
+        for text in ["application/json", "text/plain", "text/html"] where contentType.utf8.starts(with: text.utf8) {
+            let rest = contentType.utf8.dropFirst(text.utf8.count)
+            if rest.first == nil || rest.first == UInt8(ascii: ";") || rest.first == UInt8(ascii: " ") { return false }
+        }
         let type = (contentType.split(separator: ";").first.map(String.init) ?? contentType).trimmingCharacters(in: .whitespaces)
             .lowercased()
         if type.hasSuffix("+json") || type.hasSuffix("+xml") || type == "image/svg+xml" { return false }
