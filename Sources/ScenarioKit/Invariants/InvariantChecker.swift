@@ -150,9 +150,8 @@ extension ValueReference {
 }
 
 extension JSONValue {
-    /// The value at a dotted path (`data.refresh_token`, `items.0.id`).
     /// The value at `path` in a JSON body. The body is parsed only when it can hold one: every key
-    /// the path names is then written in it, as it is or with escapes (a body without `\\`).
+    /// the path names is then written in it, as it is or, in a body with a `\`, escaped.
     static func value(at path: String, inBody body: Data) -> JSONValue? {
         if !body.contains(UInt8(ascii: "\\")) {
             for key in path.split(separator: ".") where Int(key) == nil {
@@ -172,6 +171,7 @@ extension JSONValue {
         }
     }
 
+    /// The value at a dotted path (`data.refresh_token`, `items.0.id`).
     func at(path: String) -> JSONValue? {
         var current: JSONValue? = self
         for part in path.split(separator: ".") {
