@@ -35,7 +35,7 @@ package enum InvariantFiles {
     /// as for a process a launcher starts, which would reach every folder above).
     private static func levelsBelowWorkingDirectory(_ path: String) -> Int {
         let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
+        let here = workingDirectory.resolved(FileManager.default.currentDirectoryPath)
         guard here != "/", file.hasPrefix(here + "/") else { return 0 }
         return file.dropFirst(here.count + 1).split(separator: "/").count - 1
     }
@@ -120,8 +120,24 @@ private final class RecentInvariantFiles: @unchecked Sendable {
     }
 }
 
+/// The working directory with its links resolved, worked out again only when it changes.
+private final class ResolvedDirectory: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: (path: String, resolved: String)?
+
+    func resolved(_ path: String) -> String {
+        lock.withLock {
+            if let last, last.path == path { return last.resolved }
+            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            last = (path, resolved)
+            return resolved
+        }
+    }
+}
+
 extension InvariantFiles {
     fileprivate static let recentlyRead = RecentInvariantFiles()
+    fileprivate static let workingDirectory = ResolvedDirectory()
 }
 
 extension TerminalSafe {

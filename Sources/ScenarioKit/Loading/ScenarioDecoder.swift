@@ -245,13 +245,7 @@ struct ScenarioDecoder {
             )
             return nil
         }
-        let formatter = ISO8601DateFormatter()
-        var parsed = formatter.date(from: text)
-        if parsed == nil {
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            parsed = formatter.date(from: text)
-        }
-        guard let date = parsed else {
+        guard let date = InstantReader.shared.date(from: text) else {
             report("'start' must be an ISO-8601 instant such as \"2026-10-21T05:28:00Z\"; got \"\(text)\"", node, path)
             return nil
         }
@@ -299,5 +293,22 @@ struct ScenarioDecoder {
     /// secret: digits (a PIN) are masked only beside their name, which a message does not write.
     static func describe(_ value: JSONValue, of name: String) -> String {
         RedactionPolicy().isCredentialName(name) ? value.typeDescription : describe(value)
+    }
+}
+
+/// ISO-8601 instants with and without fractional seconds, by two formatters made once: making
+/// one costs more than the rest of a small scenario's `given`.
+private final class InstantReader: @unchecked Sendable {
+    static let shared = InstantReader()
+    private let lock = NSLock()
+    private let plain = ISO8601DateFormatter()
+    private let fractional: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
+
+    func date(from text: String) -> Date? {
+        lock.withLock { plain.date(from: text) ?? fractional.date(from: text) }
     }
 }
