@@ -8,7 +8,7 @@ import Testing
         ("2m3s4ms", .milliseconds(123_004)), ("0.1s", .milliseconds(100)), ("1.000000001s", .nanoseconds(1_000_000_001)),
     ])
     func valid(text: String, expected: Duration) throws {
-        #expect(try DurationParser.parse(text) == expected)
+        #expect(try DurationText.parse(text) == expected)
     }
 
     @Test(arguments: [
@@ -26,9 +26,9 @@ import Testing
     ])
     func invalid(text: String, message: String) {
         #expect {
-            _ = try DurationParser.parse(text)
+            _ = try DurationText.parse(text)
         } throws: { error in
-            (error as? DurationParser.Failure)?.description == message
+            (error as? DurationText.Failure)?.description == message
         }
     }
 
@@ -36,13 +36,41 @@ import Testing
         (Duration.milliseconds(250), "250ms"), (.seconds(5400), "1h30m"), (.milliseconds(1500), "1s500ms"), (.zero, "0ms"),
     ])
     func formatting(duration: Duration, text: String) throws {
-        #expect(DurationParser.format(duration) == text)
-        #expect(try DurationParser.parse(text) == duration)
+        #expect(DurationText.format(duration) == text)
+        #expect(try DurationText.parse(text) == duration)
     }
 
     /// Durations beyond `Int64` nanoseconds are written at that bound, never trapping.
     @Test func formattingTheLongestDurationsDoesNotTrap() {
-        #expect(DurationParser.format(.seconds(Int64.max)) == DurationParser.format(.nanoseconds(Int64.max)))
-        #expect(DurationParser.format(.seconds(Int64.min)) == "-" + DurationParser.format(.nanoseconds(Int64.max)))
+        #expect(DurationText.format(.seconds(Int64.max)) == DurationText.format(.nanoseconds(Int64.max)))
+        #expect(DurationText.format(.seconds(Int64.min)) == "-" + DurationText.format(.nanoseconds(Int64.max)))
     }
+}
+
+/// What the previous release's example drivers wrote still builds and reads the same: a team that
+/// copied them keeps building.
+@Suite struct PreviousReleaseSpellingTests {
+    @Test func durationParserReadsAsDurationScenarioTextDoes() throws {
+        let old: any OldDurationSpelling = OldDriverCode()
+        #expect(try old.interval("1h30m") == .seconds(5400))
+        #expect(try old.interval("250ms") == .milliseconds(250))
+        #expect(throws: (any Error).self) { try old.interval("250") }
+    }
+
+    @Test func anObjectsMembersAndAScheduleBySeedAndIndexArePublic() {
+        let object: JSONObject = ["b": 1, "a": 2]
+        #expect(object.members.map(\.key) == ["b", "a"])
+        #expect(JobSchedule(seed: 7, index: 3) == JobSchedule(parsing: "7:3"))
+    }
+}
+
+private protocol OldDurationSpelling {
+    func interval(_ text: String) throws -> Duration
+}
+
+/// Calls the deprecated spelling from a deprecated member, reached through the protocol as the
+/// test calls it: the build stays free of warnings.
+private struct OldDriverCode: OldDurationSpelling {
+    @available(*, deprecated, message: "the previous release's spelling, on purpose")
+    func interval(_ text: String) throws -> Duration { try DurationParser.parse(text) }
 }

@@ -106,8 +106,8 @@ import Testing
     }
 
     @Test func aDurationKeepsItsFraction() throws {
-        #expect(try DurationParser.parse("1.5s") == .milliseconds(1500))
-        #expect(try DurationParser.parse("0.25m") == .seconds(15))
+        #expect(try DurationText.parse("1.5s") == .milliseconds(1500))
+        #expect(try DurationText.parse("0.25m") == .seconds(15))
     }
 
     @Test func aDurationWithoutAUnitIsToldWhichToAdd() {

@@ -112,7 +112,7 @@ import Testing
         #expect(report.kept.description == "unmatched request GET /late")
         let advances = Self.steps(result).compactMap { $0["advance"]?.stringValue }
         let advance = try #require(advances.first)
-        let duration = try DurationParser.parse(advance)
+        let duration = try DurationText.parse(advance)
         #expect(duration >= .seconds(25) && duration < .seconds(50), "\(advance)")
         #expect(result["given"] == nil, "the clock start and the profile are not needed")
         #expect(Self.ids(result).isEmpty)

@@ -51,7 +51,7 @@ struct ShrinkCommand: Command {
         settings.same = arguments.value("--same")
         if let text = arguments.value("--time-limit") {
             do {
-                settings.timeLimit = try DurationParser.parse(text)
+                settings.timeLimit = try DurationText.parse(text)
             } catch {
                 throw .invalidValue(option: "--time-limit", value: text, command: Self.name, reason: error.description)
             }

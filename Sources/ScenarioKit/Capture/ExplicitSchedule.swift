@@ -78,7 +78,7 @@ package struct ExplicitSchedule: Sendable, Hashable, Codable, CustomStringConver
         return departures.map { departure in
             switch departure {
             case .pick(let place, let position): "step\(place.step).pick\(place.number)=\(position)"
-            case .late(let place, let delay): "step\(place.step).late\(place.number)=\(DurationParser.format(delay))"
+            case .late(let place, let delay): "step\(place.step).late\(place.number)=\(DurationText.format(delay))"
             }
         }.joined(separator: ",")
     }
@@ -97,7 +97,7 @@ package struct ExplicitSchedule: Sendable, Hashable, Codable, CustomStringConver
             {
                 guard picks.updateValue(position, forKey: Place(step: step, number: number)) == nil else { return nil }
             } else if parts[1].hasPrefix("late"), let number = Int(parts[1].dropFirst(4)), number >= 1,
-                let delay = try? DurationParser.parse(String(sides[1])), delay > .zero
+                let delay = try? DurationText.parse(String(sides[1])), delay > .zero
             {
                 guard late.updateValue(delay, forKey: Place(step: step, number: number)) == nil else { return nil }
             } else {

@@ -21,7 +21,7 @@ public struct JobSchedule: Sendable, Hashable, Codable, CustomStringConvertible 
     package static let fifo = JobSchedule(seed: 0, index: 0)
 
     /// A schedule; index `0` is first in, first out.
-    package init(seed: UInt64, index: Int, depth: Int = 3) {
+    public init(seed: UInt64, index: Int, depth: Int = 3) {
         self.seed = seed
         self.index = index
         self.depth = max(1, depth)

@@ -48,6 +48,6 @@ extension Duration {
     /// `"250ms"`, `"60s"`, `"1h30m"`.
     /// - Throws: what is wrong with `text`, and what to write instead.
     public init(scenarioText text: String) throws {
-        self = try DurationParser.parse(text)
+        self = try DurationText.parse(text)
     }
 }

@@ -2,7 +2,7 @@
 /// largest first, such as `"250ms"`, `"60s"`, `"1h30m"` or `"1.5s"`.
 ///
 /// Durations are exact to the nanosecond; they are never negative.
-package enum DurationParser {
+package enum DurationText {
     /// Why a text is not a duration. The description says what to write instead.
     package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong with the text.

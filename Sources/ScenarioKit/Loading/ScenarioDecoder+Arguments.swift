@@ -82,7 +82,7 @@ extension ScenarioDecoder {
         case .boolean: value.boolValue != nil
         case .object: value.objectValue != nil
         case .array: value.arrayValue != nil
-        case .duration: value.stringValue.flatMap { try? DurationParser.parse($0) }.map { $0 > .zero } ?? false
+        case .duration: value.stringValue.flatMap { try? DurationText.parse($0) }.map { $0 > .zero } ?? false
         case .any: true
         }
     }

@@ -131,7 +131,7 @@ extension ScenarioDecoder {
             return nil
         }
         do {
-            return try DurationParser.parse(text)
+            return try DurationText.parse(text)
         } catch {
             report("\(what): \(error.description)", node, path)
             return nil

@@ -72,7 +72,7 @@ public enum JSONValue: Sendable, Hashable {
 /// A JSON object that keeps its members in insertion order.
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// The members, in order.
-    package private(set) var members: [(key: String, value: JSONValue)]
+    public private(set) var members: [(key: String, value: JSONValue)]
 
     /// Creates an empty object.
     public init() { members = [] }

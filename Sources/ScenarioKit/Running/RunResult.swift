@@ -3,7 +3,7 @@ package struct RunResult: Sendable {
     /// One result per scenario, in the order they were given (not the order they finished).
     package var scenarios: [ScenarioResult]
     /// Wall time the whole run took.
-    public var wallTime: Duration
+    package var wallTime: Duration
 
     /// Creates a run result.
     package init(scenarios: [ScenarioResult], wallTime: Duration) {
@@ -39,7 +39,7 @@ package struct RunTally: Sendable, Hashable {
     /// Scenarios left out or not run.
     package var skipped = 0
     /// Wall time the whole run took.
-    public var wallTime: Duration
+    package var wallTime: Duration
 
     /// Creates a tally of nothing yet.
     package init(wallTime: Duration = .zero) { self.wallTime = wallTime }

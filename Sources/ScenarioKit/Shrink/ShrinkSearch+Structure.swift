@@ -78,14 +78,14 @@ extension ShrinkSearch {
 
     /// Halves the duration at `place` while the failure holds, trying first without it when it may go.
     private func halve(_ place: JSONPlace, removable: Bool) async -> Bool {
-        guard let text = best[place: place]?.stringValue, var duration = try? DurationParser.parse(text), duration > .zero else {
+        guard let text = best[place: place]?.stringValue, var duration = try? DurationText.parse(text), duration > .zero else {
             return false
         }
         if removable, await tryAccepting(best.removing([place])) { return true }
         var changed = false
         while duration > .milliseconds(1), !stopped {
             let half = Duration.milliseconds(duration.nanoseconds / 2_000_000)
-            guard await tryAccepting(best.setting(place, to: .string(DurationParser.format(half)))) else { break }
+            guard await tryAccepting(best.setting(place, to: .string(DurationText.format(half)))) else { break }
             duration = half
             changed = true
         }
