@@ -18,20 +18,20 @@ final class ScenarioScheduler: @unchecked Sendable {
         var sequence: Int
     }
 
-    private let condition = NSCondition()
+    let condition = NSCondition()
     // The state below is the lock's (or the runner thread's alone): `@exclusivity(unchecked)`
     // spares the dynamic check of every access, a tenth of the engine's time per exchange; the
     // thread sanitizer's pass in CI still watches it.
     /// Work to run and when each was queued; `head` is the next one (a moving index keeps
     /// taking an entry O(1)).
-    @exclusivity(unchecked) private var queue: [Entry] = []
+    @exclusivity(unchecked) var queue: [Entry] = []
     @exclusivity(unchecked) private var order: JobOrder
     /// What an explored schedule gives priorities to.
     @exclusivity(unchecked) private var ordinals = TaskOrdinals()
     /// How many entries were queued so far.
     @exclusivity(unchecked) private var queued = 0
 
-    private func entry(_ work: Work) -> Entry {
+    func entry(_ work: Work) -> Entry {
         queued += 1
         return Entry(work: work, queuedAt: DispatchTime.now().uptimeNanoseconds, sequence: queued)
     }
@@ -44,7 +44,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     @exclusivity(unchecked) var recentlyRemembered = RecentAddresses()
     /// Jobs and blocks run so far in this scenario.
     @exclusivity(unchecked) private(set) var jobsRun = 0
-    @exclusivity(unchecked) private var head = 0
+    @exclusivity(unchecked) var head = 0
     private var escapeNotes: [String] = []
     /// Whether a main-actor job or main-queue block runs now (runner thread only).
     @exclusivity(unchecked) private var runningMain = false
@@ -58,7 +58,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Answers waiting to reach the stack (see ``DueAnswers``).
     @exclusivity(unchecked) private var deliveries = DueAnswers()
     /// `group.notify` blocks waiting for their group to empty.
-    private let notifications = DispatchNotifications()
+    let notifications = DispatchNotifications()
     /// When the running job was queued, on the runner thread (read there only).
     @exclusivity(unchecked) private var runningJobQueuedAt = DispatchTime.now().uptimeNanoseconds
     let clock: VirtualClock
@@ -171,52 +171,6 @@ final class ScenarioScheduler: @unchecked Sendable {
         condition.withLock {
             deliveries.add(entry(.delivery(answer)))
             condition.signal()
-        }
-    }
-
-    /// Queues `work` once `group` is empty (`group.notify`); checked whenever the runner is idle.
-    func notify(_ group: DispatchCapture.Object, work: DispatchWork) {
-        condition.withLock { notifications.add(work, whenEmpty: group) }
-    }
-
-    /// Queues `work` once the work item whose block is `item` has run: at once if it has, else
-    /// right after the runner runs it, or at the next idle moment if the app called it itself.
-    func notify(afterWorkItem item: DispatchCapture.Object, work: DispatchWork) {
-        condition.withLock {
-            notifications.add(work, afterWorkItem: item)
-            queueDue(notifications.dueAfterWorkItems())
-        }
-    }
-
-    /// Whether the work item whose block is `item` has run.
-    func workItemHasRun(_ item: DispatchCapture.Object) -> Bool {
-        condition.withLock { notifications.hasRun(item) }
-    }
-
-    /// Queues notification blocks that came due (lock held).
-    private func queueDue(_ due: [DispatchWork]) {
-        for work in due { queue.append(entry(.block(work))) }
-    }
-
-    /// Runs a `sync` block on `queue` now: first what that queue already holds, as Dispatch would.
-    func runSync(on target: DispatchCapture.Object, block: UnsafeMutableRawPointer) {
-        let earlier: [DispatchWork] = condition.withLock {
-            var taken: [DispatchWork] = []
-            var kept: [Entry] = []
-            for entry in queue[head...] {
-                if case .block(let work) = entry.work, work.queue == target { taken.append(work) } else { kept.append(entry) }
-            }
-            if !taken.isEmpty {
-                queue = kept
-                head = 0
-            }
-            return taken
-        }
-        holding(DispatchCapture.runsSideBySide(target) ? nil : target) {
-            run(on: target, holdingItsRealLock: DispatchCapture.guardsSharedState(target)) {
-                for work in earlier { run(work, holdingItsQueue: true) }
-                ssdc_block_invoke(block)
-            }
         }
     }
 
@@ -384,7 +338,7 @@ final class ScenarioScheduler: @unchecked Sendable {
         }
     }
 
-    private func run(_ work: DispatchWork, holdingItsQueue: Bool = false) {
+    func run(_ work: DispatchWork, holdingItsQueue: Bool = false) {
         let outerMain = runningMain
         runningMain = work.isMain
         holding(work.sharesItsQueue ? nil : work.queue) {
@@ -394,7 +348,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     }
 
     /// Runs `body` with `queue` held (see ``HeldQueues``).
-    private func holding(_ queue: DispatchCapture.Object?, _ body: () -> Void) {
+    func holding(_ queue: DispatchCapture.Object?, _ body: () -> Void) {
         held.hold(queue)
         body()
         held.release(queue)
@@ -403,7 +357,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     /// Runs `body` "on" `queue`, which the code inside sees as its current queue, holding the
     /// queue's real lock meanwhile when asked: the caller knows whether it guards state the process
     /// shares (see ``DispatchCapture/guardsSharedState(_:)``) and whether it holds the lock already.
-    private func run(on queue: DispatchCapture.Object, holdingItsRealLock: Bool, _ body: () -> Void) {
+    func run(on queue: DispatchCapture.Object, holdingItsRealLock: Bool, _ body: () -> Void) {
         let outer = currentQueue
         currentQueue = queue
         if holdingItsRealLock { DispatchCapture.holdingRealLock(of: queue, body) } else { body() }

@@ -12,14 +12,16 @@ final class ScenarioRun: @unchecked Sendable {
     let scheduler: ScenarioScheduler
     let clock: VirtualClock
     let backend: ScriptedBackend
-    private var session: (any DriverSession)?
+    /// The stack under test; let go in ``tearDown()``, while the scenario still owns its queues.
+    var session: (any DriverSession)?
     private var handles: [String: PendingAction] = [:]
     private(set) var steps: [StepResult] = []
     /// Transcript length when the first check failed: the first divergence.
     private(set) var divergence: Int?
     /// Clock wakes in the current step, against `limits.wakes`.
     private var wakes = 0
-    private var currentStep: Step?
+    /// The step running now, whose place an abandoned run names.
+    private(set) var currentStep: Step?
     /// Every action started, for the invariants; values quoted by failed invariants, to mask.
     private var actionLog: [PendingAction] = []
 
@@ -30,7 +32,7 @@ final class ScenarioRun: @unchecked Sendable {
     private(set) var invariantSecrets: [String] = []
     /// Ends the run from inside a wait of the app's that went past a step's limits (set while
     /// the run holds its turn; see ``abandon(_:ending:)``).
-    private var endFromAWait: ((String) -> Never)?
+    private(set) var endFromAWait: ((String) -> Never)?
 
     /// A run of `scenario` under `plan`, its jobs in the order `schedule` draws; `scheduleLength`
     /// is how many jobs its first-in-first-out run took (where an explored schedule's priority
@@ -356,55 +358,4 @@ final class ScenarioRun: @unchecked Sendable {
                 index: scenario.steps.count + 2, label: "invariants", location: scenario.location, assertions: check.assertions,
                 startedAt: clock.now.offset, firstLine: backend.eventCount))
     }
-
-    // MARK: - End
-
-    /// Gives the app's blocking waits the limits of a step that starts at `start` (see
-    /// ``WaitLimits``).
-    private func limitWaits(from start: VirtualClock.Instant) {
-        guard let overrun = endFromAWait else { return }
-        let (timeLimit, wakes) = (scenario.timeLimit, scenario.limits.wakes)
-        scheduler.waitLimits = WaitLimits(
-            until: start.advanced(by: timeLimit), timeLimit: timeLimit, wakes: wakes, wakesLeft: wakes, overrun: overrun)
-    }
-
-    /// The app's code holds the runner past a step's limits inside a wait it never returns from
-    /// (a loop that sleeps in a block): the run ends from inside that wait, and its thread then
-    /// parks for good. Nothing is cancelled or run any more: a cancelled answer would call the
-    /// app back on another thread, into the next run.
-    private func abandon(_ message: String, ending turn: ScenarioTurn) -> RunOutcome {
-        scheduler.waitLimits = nil
-        let result = outcome(errorMessage: message, errorLocation: currentStep?.location ?? scenario.location)
-        turn.end()
-        return result
-    }
-
-    /// Unwinds what the run started; returns why the run fails when the app would not stop.
-    private func tearDown() -> String? {
-        var jobsWhileEnding: Int?
-        func drain() {
-            do {
-                try scheduler.runUntilIdle(jobLimit: Self.jobsWhileEnding, externalWait: 5)
-            } catch .busy(let jobs) {
-                jobsWhileEnding = jobs
-            } catch {}
-        }
-        // Unwind whatever still waits, so no task or continuation outlives the run.
-        backend.cancelHeld()
-        clock.cancelAll()
-        drain()
-        // Let the stack go while the scenario still owns its queues: what its deinit starts (an
-        // Alamofire `Session` invalidates its URLSession, whose delegate queue then calls
-        // `DispatchQueue.main.async`) runs here, not on libdispatch's threads into the next run.
-        session = nil
-        drain()
-        clock.end()
-        backend.runEnded()
-        return jobsWhileEnding.map {
-            "the app ran on after its last step: \($0) jobs ran while the run ended, and more were ready. Its tasks were cancelled and its waits woken; a loop that goes on when cancelled (a `try? await Task.sleep` in `while true`) spins for good on a device too: end it when `Task.isCancelled`"
-        }
-    }
-
-    /// The most jobs the app may run while its run ends (cancelled tasks unwinding, deinits).
-    static let jobsWhileEnding = 100_000
 }
