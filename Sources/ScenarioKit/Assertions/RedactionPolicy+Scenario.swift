@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 extension RedactionPolicy {
     /// The policy for a run: the built-in names, the scenario's `secrets` and the driver's
@@ -50,8 +51,8 @@ extension RedactionPolicy {
         }
         collect(expectations: scenario.expect, into: &found)
         // Requests repeat the same credentials: look at each distinct request once.
-        var seen: Set<String> = []
-        for logged in requests where seen.insert(Transcript.describe(logged.request)).inserted {
+        var seen: Set<HTTPRequest> = []
+        for logged in requests where seen.insert(logged.request).inserted {
             let request = logged.request
             for field in request.headers { collect(header: field.name, value: field.value, into: &found) }
             collect(query: request.query.map { ($0.name, $0.value ?? "") }, into: &found)
