@@ -10,7 +10,12 @@ let package = Package(
     products: [
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
+        // The engine and the tools above it, re-exported: what a driver and a team's runner import.
         .library(name: "ScenarioKit", targets: ["ScenarioKit"]),
+        .library(name: "ScenarioEngine", targets: ["ScenarioEngine"]),
+        .library(name: "ScenarioTraces", targets: ["ScenarioTraces"]),
+        .library(name: "ScenarioShrinking", targets: ["ScenarioShrinking"]),
+        .library(name: "ScenarioContracts", targets: ["ScenarioContracts"]),
         .library(name: "SessionKitDriver", targets: ["SessionKitDriver"]),
         .library(name: "ScenarioCommandLine", targets: ["ScenarioCommandLine"]),
         .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
@@ -22,10 +27,19 @@ let package = Package(
         .target(name: "SessionKit", dependencies: ["HTTPCore"]),
         // Redirects libdispatch's entry points so a scenario owns the stack's Dispatch work (Linux).
         .target(name: "CDispatchCapture"),
-        .target(name: "ScenarioKit", dependencies: ["HTTPCore", "CDispatchCapture"]),
+        // The engine: load, plan, run, host and capture, record, check, redact, report. No tools.
+        .target(name: "ScenarioEngine", dependencies: ["HTTPCore", "CDispatchCapture"]),
+        // Tools above the engine, each depending on it and never the other way.
+        .target(name: "ScenarioTraces", dependencies: ["ScenarioEngine", "HTTPCore"]),
+        .target(name: "ScenarioShrinking", dependencies: ["ScenarioEngine"]),
+        .target(name: "ScenarioContracts", dependencies: ["ScenarioEngine", "ScenarioTraces", "HTTPCore"]),
+        .target(name: "ScenarioKit", dependencies: ["ScenarioEngine", "ScenarioTraces", "ScenarioShrinking", "ScenarioContracts"]),
         .target(name: "SessionKitDriver", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
-        .target(name: "ScenarioCommandLine", dependencies: ["ScenarioKit"], resources: [.copy("Templates/scenario.schema.json")]),
-        .target(name: "ScenarioTesting", dependencies: ["ScenarioKit"]),
+        .target(
+            name: "ScenarioCommandLine",
+            dependencies: ["ScenarioEngine", "ScenarioTraces", "ScenarioShrinking", "ScenarioContracts"],
+            resources: [.copy("Templates/scenario.schema.json")]),
+        .target(name: "ScenarioTesting", dependencies: ["ScenarioEngine", "ScenarioShrinking"]),
         .executableTarget(name: "scenario", dependencies: ["ScenarioCommandLine", "SessionKitDriver"]),
         .executableTarget(name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "FieldSessionDriver", "HTTPCore"]),
         // An app layer written the way iOS teams write it, and its driver; examples, not products.
@@ -49,13 +63,19 @@ let package = Package(
             path: "Examples/TwoSessionApp/Sources/TwoSessionAppDriver"),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
-        .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "HTTPCore"]),
+        .testTarget(
+            name: "ScenarioKitTests",
+            dependencies: ["ScenarioKit", "ScenarioEngine", "ScenarioTraces", "ScenarioShrinking", "ScenarioContracts", "HTTPCore"]),
         .testTarget(
             name: "ScenarioSuiteTests",
             dependencies: ["ScenarioKit", "ScenarioTesting", "SessionKitDriver", "HTTPCore", "ExampleStackChecks"]
         ),
         // SessionKit: the app whose own URLSession is recorded and replayed by the built `scenario`.
-        .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
+        .testTarget(
+            name: "ScenarioCLITests",
+            dependencies: [
+                "ScenarioKit", "ScenarioEngine", "ScenarioTraces", "ScenarioShrinking", "ScenarioContracts", "SessionKit", "HTTPCore",
+            ]),
         // What the example stacks' test targets check the same way.
         .target(name: "ExampleStackChecks", dependencies: ["ScenarioKit"], path: "Tests/ExampleStackChecks"),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "FieldSessionDriver", "ScenarioKit", "ExampleStackChecks"]),

@@ -1,5 +1,5 @@
 import Foundation
-import ScenarioKit
+import ScenarioEngine
 
 #if canImport(Darwin)
     import Darwin

@@ -1,6 +1,7 @@
 #if canImport(Testing)
     import Foundation
-    import ScenarioKit
+    import ScenarioEngine
+    import ScenarioShrinking
     import Testing
 
     extension ScenarioFile {
@@ -46,19 +47,19 @@
         struct Problem: Sendable {
             var title: String
             var details: String = ""
-            var location: ScenarioKit.ScenarioLocation?
+            var location: ScenarioEngine.ScenarioLocation?
 
             /// The title and the details, as one message.
             var message: String { details.isEmpty ? title : title + "\n" + details }
 
-            init(title: String, details: String = "", location: ScenarioKit.ScenarioLocation?) {
+            init(title: String, details: String = "", location: ScenarioEngine.ScenarioLocation?) {
                 self.title = title
                 self.details = details
                 self.location = location
             }
 
             /// A problem whose first line is its title.
-            init(message: String, location: ScenarioKit.ScenarioLocation?) {
+            init(message: String, location: ScenarioEngine.ScenarioLocation?) {
                 let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
                 self.init(title: String(lines[0]), details: lines.count > 1 ? String(lines[1]) : "", location: location)
             }
@@ -117,6 +118,7 @@
             }
             var runner = ScenarioRunner(driver: driver, plan: plan)
             runner.replayAdvice = ScenarioSettings.replayAdvice
+            runner.followUp = ShrinkOnFailure()
             let result = await runner.run(scenario)
             switch result.status {
             case .passed, .skipped:
@@ -144,7 +146,7 @@
         }
 
         /// A Swift Testing location for a place in the scenario file.
-        private func at(_ location: ScenarioKit.ScenarioLocation?) -> Testing.SourceLocation {
+        private func at(_ location: ScenarioEngine.ScenarioLocation?) -> Testing.SourceLocation {
             let file = location?.file ?? path
             return Testing.SourceLocation(
                 fileID: "scenarios/" + (file as NSString).lastPathComponent, filePath: file, line: max(1, location?.line ?? 1),

@@ -1,6 +1,6 @@
 #if canImport(Testing) && canImport(XCTest)
     import Foundation
-    import ScenarioKit
+    import ScenarioEngine
     import XCTest
 
     extension ScenarioFile {

@@ -1,6 +1,6 @@
 #if canImport(Testing)
     import Foundation
-    import ScenarioKit
+    import ScenarioEngine
     import Testing
 
     /// One scenario file of a folder, as the argument of a parameterized test: its id is what the

@@ -1,6 +1,6 @@
 #if canImport(Testing)
     import Foundation
-    import ScenarioKit
+    import ScenarioEngine
     import Testing
 
     /// How `check` runs a scenario besides its ``RunPlan``'s route: repeated, explored under several

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 @Suite("Console report")
 struct ConsoleReportTests {

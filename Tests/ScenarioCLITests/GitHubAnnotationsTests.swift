@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 @Suite("GitHub annotations")
 struct GitHubAnnotationsTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 /// A report folder that test cases record into one by one, in parallel, from several processes:
 /// its JUnit, JSON and HTML files hold one case per scenario, in id order, and what ended

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 /// `scenario run` end to end: the built executable on small scenario files in a temporary folder.
 @Suite("scenario run")

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 @Suite("Scenario selection and sharding")
 struct ScenarioSelectionTests {

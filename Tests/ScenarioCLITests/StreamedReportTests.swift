@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// The JUnit, JSON and HTML reports `scenario run` writes as results arrive are, byte for byte,
 /// what rendering the whole run gives, whatever order the results finish in.

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A driver whose stack never starts, so every scenario that runs ends as an error.
 private struct UnstartableDriver: ScenarioDriver {

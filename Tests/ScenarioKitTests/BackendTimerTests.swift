@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// The backend's timers on the virtual clock go with what they were for: an answer released
 /// before its client's deadline, or a request its client gave up, leaves none behind for time

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 /// Binary bodies: what counts as text, how a body that is not is described, and that a secret the
 /// capture or the run knows is masked inside MessagePack, protobuf and their base64 in every trace

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 /// The memo behind the trace reader's and redactor's caches: short keys are answered once,
 /// long ones every time, and it stops growing at its bound.

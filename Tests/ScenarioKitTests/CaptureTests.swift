@@ -2,7 +2,8 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
 
 /// The scenario owns every Swift job of a stack written without the engine in mind.
 @Suite struct CaptureTests {

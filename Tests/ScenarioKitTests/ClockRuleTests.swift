@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// The virtual clock: time only moves forward, due timers fire in deadline order, a sleep that
 /// is already due does not wait, and dates start where `given.clock.start` says.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// The driver kit's completion bridge, with a stack of its own (`ProfileApp`: an `OperationQueue`
 /// client, `Result<Profile, ProfileError>` completions, a delegate, a non-`Sendable` model):

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A condition wait on the runner (Linux: `libFoundation.so`'s `pthread_cond_wait` and
 /// `pthread_cond_timedwait`) lets the scenario's other work run, so what the waiting code waits

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
 
 /// The backend changes three answers: a member renamed, a type changed, a header made required.
 /// A scenario that conformed before gets exactly those three findings, each at the scenario line

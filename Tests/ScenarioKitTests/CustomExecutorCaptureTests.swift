@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// An actor whose custom executor runs its jobs on a Dispatch queue of the app's own is the
 /// scenario's too (Linux): the executor's `queue.async` is captured like any block.

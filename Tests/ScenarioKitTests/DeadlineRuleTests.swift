@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// `timeLimit`: an action that does not finish within it, in virtual time, ends the run with
 /// an error that says so; one that finishes in time passes.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A driver reads `given` and arguments as its own `Decodable` types.
 @Suite struct DecodableGivenTests {

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A program that runs scenarios starts again with deterministic hashing, so a stack that walks a
 /// Dictionary or Set (FoundationNetworking's `invalidateAndCancel()` does) takes one order on every

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A stack that keeps the clock of the first run it was made in (a dependency prepared once per
 /// process) sleeps on a clock whose run is over: the run it is in says so, instead of stuck.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// What an exchange promises besides matching: `times`, `after`, `release`, `latency`, its
 /// fault, and the 404 for requests nothing matches.

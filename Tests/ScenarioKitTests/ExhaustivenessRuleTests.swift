@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Every request is scripted and every exchange is used as scripted, unless `relax` or
 /// `optional` says otherwise.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Expectations cannot pass vacuously: for each kind (state, alerts, timeline, requests) and
 /// each of `null`, `{}` and `[]`, the same scenario passes when the stack does the right thing

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Schedule exploration finds races the first-in-first-out order hides, and replays them exactly.
 @Suite struct ExplorationTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioShrinking
 
 /// How a failure is named so that a shrink keeps it: by the invariants it broke, else by what
 /// its report leads with; state, alerts and outcomes with what they saw.

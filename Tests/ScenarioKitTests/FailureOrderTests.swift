@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A failure reads cause first and points where it is written: an unmatched request before the
 /// wrong outcomes it led to, copies that failed alike once, each end check at its own key.

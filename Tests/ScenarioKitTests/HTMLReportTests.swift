@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
+@testable import ScenarioShrinking
+@testable import ScenarioTraces
 
 /// The HTML page: one section per scenario, a sequence diagram drawn from the run, the first
 /// divergence highlighted, and nothing from a result printed unescaped.

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Answers due at one instant reach a URLSession stack one at a time, whatever the host
 /// captures: the next goes only once the app has taken the last one and what it sent in return

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// The engine reads every reply body too (transcripts, matching, secrets): no body crashes it.
 @Suite struct HostileBodyParsingTests {

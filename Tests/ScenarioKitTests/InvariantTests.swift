@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// The invariant checker on hand-made run records: each check catches what it is for and lets
 /// the run that keeps the property pass.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String, file: String = "t.json") throws(LoadIssue) -> JSONNode {

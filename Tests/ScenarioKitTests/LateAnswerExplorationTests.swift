@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Exploration reorders answers in flight together: a refresh coalescer that does not check
 /// whether the token a 401 was sent with was already replaced (a late 401 spends the rotated

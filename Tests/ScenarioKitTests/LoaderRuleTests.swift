@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Loader rules, each stated by a document that breaks it: a misspelt or misplaced key, a value
 /// out of range or a reference to nothing is an issue, never a silently different scenario.

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Main-queue work runs on the scenario's thread, and there `Thread.isMainThread` answers as on
 /// iOS (Linux): yes in a main-queue block, a main-actor job and a `sync` onto the main queue, no

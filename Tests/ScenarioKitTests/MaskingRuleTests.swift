@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Secrets a scenario names are masked in everything a result carries (transcript, failed
 /// checks, error messages), and shown only with `revealSecrets`.

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// An unmatched request names the nearest exchanges and exactly what differs.
 @Suite struct NearMissTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Loading a document: what is no OpenAPI document, `$ref`s that lead nowhere or loop, and
 /// documents made of several files, each error at its file, line and column.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
+@testable import ScenarioShrinking
+@testable import ScenarioTraces
 
 /// Every kind of finding against an API document, each placed at the scenario key it is about and
 /// at the document's keyword that refused it; and what is never counted as conforming.

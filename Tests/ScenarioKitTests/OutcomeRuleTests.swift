@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A step's `expect` (`ok`, `value`, `error`), `parallel` and `group`: each passes when the
 /// stack does the right thing and fails when it does not.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
 
 /// The Pact export follows the v4 specification's rules (``PactV4Rules``), keeps each scripted
 /// answer as an interaction with its scenario as provider state, and gives secrets placeholders.

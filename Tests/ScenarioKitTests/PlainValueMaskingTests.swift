@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 /// A value under a credential-looking key is masked only when it is a secret: a status word, a
 /// flag or a count there shows in every output, a real token there stays masked.

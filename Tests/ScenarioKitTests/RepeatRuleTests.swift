@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// `--repeat N`: every run is compared with the first, transcript and status, and any
 /// difference fails the scenario.

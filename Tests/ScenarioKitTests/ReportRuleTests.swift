@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 /// What every report agrees on: a run succeeds only when nothing failed and nothing errored.
 @Suite struct ReportRuleTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// `expect.requests`: `total`, `counts` and `log` each fail when the stack sends a request too
 /// many, too few, or one that differs in a field the entry names.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Every field of an exchange's `request` is a rule: the request the exchange names matches,
 /// and a request that differs in that one field does not (it is answered 404, and the

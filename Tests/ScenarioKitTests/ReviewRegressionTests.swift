@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Engine behaviour that a code review found wrong once, pinned so it stays right.
 @Suite struct EngineReviewRegressionTests {

@@ -2,7 +2,8 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// When a run ends, the app's tasks are cancelled and its waits woken. A loop that goes on when
 /// cancelled would spin through the run's end unseen; it fails the run instead.

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A `Timer` the stack schedules from the scenario's thread (Linux) ticks on the virtual clock,
 /// as a main-queue block: once, repeating until invalidated, added to a run loop for the common

@@ -2,7 +2,8 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 /// `--repeat` compares whole runs, event by event: JSON bodies as a backend reads them (key order
 /// is not a difference, a different value is), and nothing cut or shortened, whatever the length

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A process that runs scenarios one after another (a test bundle, a worker, `scenario run
 /// --jobs 1`) keeps nothing of a run once it has ended: its clock, scheduler, backend and

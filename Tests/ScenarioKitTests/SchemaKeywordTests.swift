@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
 
 /// Each schema keyword the verifier checks: a value it accepts and one it refuses, the refusal
 /// named by its keyword; and the differences between OpenAPI 3.0 and 3.1.

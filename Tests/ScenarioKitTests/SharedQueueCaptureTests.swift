@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
 
 /// Queues the scenario shares with the rest of the process, and queues aimed at the scenario's.
 @Suite(.serialized) struct SharedQueueCaptureTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioShrinking
 
 /// Each pass of the shrinker on a scenario made for it: what the failure does not need goes,
 /// what it needs stays, and the result loads and fails the same way.

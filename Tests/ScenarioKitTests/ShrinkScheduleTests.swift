@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioShrinking
 
 /// A race only an explored schedule shows shrinks with its schedule: the seeded schedule is
 /// written down as its departures from first in, first out, which replay it exactly, and the

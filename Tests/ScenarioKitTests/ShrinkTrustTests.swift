@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioShrinking
 
 /// What a shrink trusts and what it refuses: a failure must repeat before it is shrunk, the
 /// result must fail the same way where it is written, and whatever stops the search, the best

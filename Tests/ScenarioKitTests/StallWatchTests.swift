@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 @Suite struct StallWatchTests {
     /// A scenario whose work count stops moving is reported with its file once it stays still.

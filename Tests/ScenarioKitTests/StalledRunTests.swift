@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A stack that blocks the scenario's thread for real inside a test bundle: the run ends as an
 /// error after the stall limit, and the scenarios after it end at once saying why, instead of

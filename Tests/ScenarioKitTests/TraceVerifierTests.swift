@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 /// Scripted answers against captured ones: each kind of finding at the scenario key it is about
 /// and the capture entry it is measured against; a route no capture answers is never passed.

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// On the runner thread (Linux) Swift's clocks, `ContinuousClock` and `SuspendingClock`, are the
 /// scenario's virtual clock: a deadline is exact however long the real machine took between

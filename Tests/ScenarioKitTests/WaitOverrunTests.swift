@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A block that waits in a loop (a poller that sleeps on a queue of its own) never gives the
 /// scenario's thread back: once its waits take the step past `timeLimit` or `limits.wakes`, the

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// `DispatchWorkItem` on the scenario's queues (Linux): `notify(queue:)` follows the item on the
 /// virtual clock whether it is set before or after the item ran, or the app ran it itself;

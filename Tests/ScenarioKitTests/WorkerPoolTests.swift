@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 #if os(macOS) || os(Linux)
     @Suite struct WorkerPoolTests {

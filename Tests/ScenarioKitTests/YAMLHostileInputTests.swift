@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
 
 /// Malformed and hostile YAML and JSON: each refused with a message at its line and column, and
 /// none of it crashes, hangs or fills the memory.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
 
 /// The YAML reader: the forms API documents are written in, each read to the value its JSON form
 /// has, and every malformed or hostile input refused at its line and column.

@@ -1,4 +1,5 @@
-import ScenarioKit
+import ScenarioEngine
+import ScenarioTraces
 
 /// What a command runs with: the environment `main.swift` read, where output goes, and the
 /// driver. Commands read the environment only through this.

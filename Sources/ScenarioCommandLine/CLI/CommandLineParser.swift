@@ -1,4 +1,4 @@
-import ScenarioKit
+import ScenarioEngine
 
 /// Splits a command's arguments into options and positionals: `--name value`, `--name=value`,
 /// `-x value`, flags, and `--` to end options. Unknown options get a "did you mean".

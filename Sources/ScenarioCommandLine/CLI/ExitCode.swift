@@ -1,4 +1,5 @@
-import ScenarioKit
+import ScenarioContracts
+import ScenarioEngine
 
 /// The exit statuses of `scenario`, stable so CI scripts can rely on them.
 enum ExitCode: Int32, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import ScenarioKit
+import ScenarioEngine
 
 /// Reads and writes the files commands name on the command line.
 enum ReportFile {

@@ -1,4 +1,4 @@
-import ScenarioKit
+import ScenarioEngine
 
 /// The flags `run` and `shrink` share, read the same way.
 enum RunFlags {

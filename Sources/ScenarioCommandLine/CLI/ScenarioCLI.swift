@@ -1,4 +1,5 @@
-import ScenarioKit
+import ScenarioEngine
+import ScenarioShrinking
 
 /// The `scenario` command line: picks the command, handles `--help` and `--version`, runs the
 /// command, and turns any error into its message and exit status.
@@ -47,7 +48,7 @@ struct ScenarioCLI: Sendable {
         #if os(macOS) || os(Linux) || os(Windows)
             case RunCommand.workerName:
                 // A worker of `run --jobs N`: scenarios and the plan to run them under on standard input.
-                await WorkerPool.serve(driver: context.driver)
+                await WorkerPool.serve(driver: context.driver, followUp: ShrinkOnFailure())
                 return .success
         #endif
         default:

@@ -1,5 +1,6 @@
 import Foundation
-import ScenarioKit
+import ScenarioEngine
+import ScenarioTraces
 
 /// Reads and writes HAR traces named on the command line, with the reader's size bound
 /// checked before a byte is loaded.

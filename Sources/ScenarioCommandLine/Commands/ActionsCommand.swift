@@ -1,4 +1,4 @@
-import ScenarioKit
+import ScenarioEngine
 
 /// `scenario actions`: what the driver offers steps, and the keys `given` takes.
 struct ActionsCommand: Command {

@@ -1,4 +1,5 @@
-import ScenarioKit
+import ScenarioEngine
+import ScenarioTraces
 
 /// `scenario export`: runs one scenario and writes everything the stack sent and received as
 /// HAR 1.2, so `import` and `export` round-trip.

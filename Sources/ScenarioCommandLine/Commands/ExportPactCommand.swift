@@ -1,5 +1,6 @@
 import Foundation
-import ScenarioKit
+import ScenarioContracts
+import ScenarioEngine
 
 /// `scenario export-pact`: the scripted exchanges as a Pact v4 file, for a Pact broker's provider
 /// verification and `can-i-deploy`.

@@ -1,5 +1,7 @@
 import Foundation
-import ScenarioKit
+import ScenarioEngine
+import ScenarioShrinking
+import ScenarioTraces
 
 /// `scenario import`: turns a HAR capture into a scenario that lints clean, secrets redacted.
 struct ImportCommand: Command {

@@ -1,5 +1,5 @@
 import Foundation
-import ScenarioKit
+import ScenarioEngine
 
 /// `scenario init`: a team's starting point: the scenario folder with its JSON Schema and an
 /// example scenario for this driver, and a driver skeleton to fill in. Never overwrites a file.
@@ -87,7 +87,7 @@ struct InitCommand: Command {
     static let skeleton = """
         import Foundation
         import HTTPCore
-        import ScenarioKit
+        import ScenarioEngine
 
         /// Binds scenarios to your stack: action names to calls, and the state scenarios check.
         struct MyDriver: ScenarioDriver {

@@ -1,4 +1,4 @@
-import ScenarioKit
+import ScenarioEngine
 
 /// `scenario lint`: loads and checks scenario files without running them, reporting every
 /// problem in every file in one pass.

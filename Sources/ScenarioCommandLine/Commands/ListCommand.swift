@@ -1,4 +1,4 @@
-import ScenarioKit
+import ScenarioEngine
 
 /// `scenario list`: the scenarios' ids, names and tags in aligned columns.
 struct ListCommand: Command {

@@ -1,5 +1,5 @@
 import Foundation
-import ScenarioKit
+import ScenarioEngine
 
 /// `scenario merge`: joins JUnit reports of CI shards into one, with totals recomputed.
 struct MergeCommand: Command {

@@ -1,4 +1,5 @@
-import ScenarioKit
+import ScenarioEngine
+import ScenarioTraces
 
 /// `scenario redact`: replaces the secrets of a HAR trace with stable placeholders, for sharing.
 struct RedactCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
-import ScenarioKit
+import ScenarioEngine
+import ScenarioShrinking
 
 /// `scenario run`: runs scenarios, prints progress and failures, writes the JUnit and JSON reports.
 struct RunCommand: Command {
@@ -146,7 +147,8 @@ struct RunCommand: Command {
         let workers = context.executablePath.map {
             WorkerLaunch(executable: URL(fileURLWithPath: $0), arguments: [Self.workerName])
         }
-        let configuration = configuration(workers: workers)
+        var configuration = configuration(workers: workers)
+        configuration.followUp = ShrinkOnFailure()
         let suite = SuiteRunner(driver: context.driver, configuration: configuration)
         let console = context.console
         let report = ConsoleReport(colors: context.usesColors, verbosity: verbosity)

@@ -1,5 +1,6 @@
 import Foundation
-import ScenarioKit
+import ScenarioEngine
+import ScenarioShrinking
 
 #if canImport(Darwin)
     import Darwin

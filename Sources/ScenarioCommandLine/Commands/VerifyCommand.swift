@@ -1,4 +1,6 @@
-import ScenarioKit
+import ScenarioContracts
+import ScenarioEngine
+import ScenarioTraces
 
 /// `scenario verify`: checks every scripted exchange against what the backend says, an OpenAPI
 /// document or captured traffic, and reports each finding at its scenario line and its document line.

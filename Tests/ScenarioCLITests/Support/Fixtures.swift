@@ -1,4 +1,4 @@
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Hand-built result trees for report tests.
 enum Fixtures {

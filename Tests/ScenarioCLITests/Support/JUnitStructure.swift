@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 /// Checks a JUnit report's structure without a schema: every count adds up, test case names
 /// are unique per class name, and the cases are the ones expected.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
+@testable import ScenarioTraces
 
 /// Documents and scenarios written to a folder of their own, verified as `scenario verify` does.
 final class ContractFolder {

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// The rules of the Pact specification v4 (pact-foundation/pact-specification, branch version-4)
 /// and of its published JSON schema, written as checks: the schema's licence is not stated in a

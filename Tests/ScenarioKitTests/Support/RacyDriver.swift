@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// Two races written the way the designs warn against, each with a fast and a slow caller, so
 /// the first-in-first-out order happens to hide them: a blocked-user guard that checks, awaits,

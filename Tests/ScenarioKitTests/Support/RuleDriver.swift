@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A stack for the rule tests: each action does one thing a scenario can observe (send a
 /// request as written, set a state field, show an alert, note a timeline event, fail), so a

@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
+@testable import ScenarioShrinking
 
 /// A scenario written to a folder of its own (with an invariant file when given one), shrunk
 /// in this process, and what came of it.

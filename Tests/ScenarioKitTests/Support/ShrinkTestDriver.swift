@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 
-@testable import ScenarioKit
+@testable import ScenarioEngine
 
 /// A stack for shrink tests: `get` sends one request and answers its status, `later` sends one
 /// after sleeping on the clock, and `flaky` fails every other time it runs in this process (a

@@ -1,7 +1,10 @@
 import Foundation
 import HTTPCore
 
-@testable import ScenarioKit
+@testable import ScenarioContracts
+@testable import ScenarioEngine
+@testable import ScenarioShrinking
+@testable import ScenarioTraces
 
 /// A small stack for engine tests: it sends requests, sleeps on the clock, counts, and keeps
 /// a background poller, all through what the context gives it.

@@ -1,0 +1,82 @@
+import ScenarioEngine
+
+/// The passes that cut details: members of matchers, answers and `given`, the expectations
+/// that are no part of the failure kept, the `relax` the result needs, and the schedule.
+extension ShrinkSearch {
+    /// Headers, query items and JSON members of matchers and answers, and members of `given`,
+    /// level by level: a member that stays is tried member by member below it.
+    func pruneMembers() async -> Bool {
+        var level: [JSONPlace] = []
+        for index in best.exchanges.indices {
+            let exchange: JSONPlace = [.key("exchanges"), .index(index)]
+            for part in ["request", "response"] {
+                for key in ["headers", "query", "json", "text"] where best[place: exchange + [.key(part), .key(key)]] != nil {
+                    level.append(exchange + [.key(part), .key(key)])
+                }
+            }
+        }
+        level += best.root.childPlaces(of: [.key("given")]).filter { $0 != [.key("given"), .key(ScenarioKeys.givenClock)] }
+        var changed = false
+        while !level.isEmpty, !stopped {
+            let base = best
+            let places = level
+            changed = await minimize(places) { kept in base.removing(places.filter { !kept.contains($0) }) } || changed
+            let survivors = places.filter { best[place: $0] != nil }
+            level = survivors.flatMap { best.root.childPlaces(of: $0) }
+        }
+        return changed
+    }
+
+    /// Expectations that are not part of the failure kept: the result keeps the checks that fail
+    /// that way (and a `check` step with nothing left goes).
+    func pruneExpectations() async -> Bool {
+        var items: [JSONPlace] = []
+        func expectations(at place: JSONPlace) {
+            items += best.root.childPlaces(of: place + [.key("state")])
+            for key in ["alerts", "timeline"] where best[place: place + [.key(key)]] != nil { items.append(place + [.key(key)]) }
+            for key in ["total", "log"] where best[place: place + [.key("requests"), .key(key)]] != nil {
+                items.append(place + [.key("requests"), .key(key)])
+            }
+            items += best.root.childPlaces(of: place + [.key("requests"), .key("counts")])
+        }
+        expectations(at: [.key("expect")])
+        for (index, step) in best.steps.enumerated() {
+            let place: JSONPlace = [.key("steps"), .index(index)]
+            if step["check"] != nil { expectations(at: place + [.key("check")]) }
+            if step["expect"] != nil { items.append(place + [.key("expect")]) }
+            for (member, call) in (step["group"]?.arrayValue ?? []).enumerated() where call["expect"] != nil {
+                items.append(place + [.key("group"), .index(member), .key("expect")])
+            }
+        }
+        items += best.root.childPlaces(of: [.key("invariants"), .key("add")])
+        let base = best
+        return await minimize(items) { kept in base.removing(items.filter { !kept.contains($0) }) }
+    }
+
+    /// Switches off the checks of unused exchanges and unmatched requests when they fail beside
+    /// the failure kept without being part of it: the result then fails by what it keeps alone.
+    func relaxWhatIsNotKept() async -> Bool {
+        var changed = false
+        for (kind, key) in [(FailurePart.Kind.unused, "unusedExchanges"), (.unmatched, "unmatchedRequests")] where !stopped {
+            guard bestParts.contains(where: { $0.kind == kind && !same.parts.contains($0) }),
+                !same.parts.contains(where: { $0.kind == kind })
+            else { continue }
+            changed = await tryAccepting(best.setting([.key("relax"), .key(key)], to: true)) || changed
+        }
+        return changed
+    }
+
+    /// The fewest departures from first in, first out that still fail (none at all when the
+    /// scenario now fails in that order).
+    func shrinkSchedule() async -> Bool {
+        guard let explicit = schedule.explicit, !explicit.isEmpty, !stopped else { return false }
+        let departures = explicit.departures
+        let document = best
+        let kept = await DeltaDebugging.minimize(departures) { subsets in
+            await firstHolding(subsets.map { (document, JobSchedule(ExplicitSchedule($0))) })
+        }
+        guard kept.count < departures.count else { return false }
+        adopt(JobSchedule(ExplicitSchedule(kept)))
+        return true
+    }
+}
