@@ -63,9 +63,15 @@ let package = Package(
             path: "Examples/TwoSessionApp/Sources/TwoSessionAppDriver"),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
+        // What the engine's and the tools' tests share: small drivers that do one thing each.
+        .target(name: "ScenarioTestSupport", dependencies: ["ScenarioEngine", "HTTPCore"], path: "Tests/ScenarioTestSupport"),
+        .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "ScenarioTestSupport", "HTTPCore"]),
+        .testTarget(name: "ScenarioTracesTests", dependencies: ["ScenarioTraces", "ScenarioEngine", "ScenarioTestSupport", "HTTPCore"]),
         .testTarget(
-            name: "ScenarioKitTests",
-            dependencies: ["ScenarioKit", "ScenarioEngine", "ScenarioTraces", "ScenarioShrinking", "ScenarioContracts", "HTTPCore"]),
+            name: "ScenarioShrinkingTests", dependencies: ["ScenarioShrinking", "ScenarioEngine", "ScenarioTestSupport", "HTTPCore"]),
+        .testTarget(
+            name: "ScenarioContractsTests",
+            dependencies: ["ScenarioContracts", "ScenarioTraces", "ScenarioEngine", "ScenarioTestSupport", "HTTPCore"]),
         .testTarget(
             name: "ScenarioSuiteTests",
             dependencies: ["ScenarioKit", "ScenarioTesting", "SessionKitDriver", "HTTPCore", "ExampleStackChecks"]

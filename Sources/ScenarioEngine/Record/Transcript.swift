@@ -40,7 +40,7 @@ extension TranscriptEntry.Kind {
 }
 
 /// Turns a run's events into transcript text. The one place that says how an event reads.
-enum Transcript {
+package enum Transcript {
     /// How `event` reads, unmasked but for the bytes of a body that is not text, which are shown
     /// as their size, type and the hash of what `masking` makes of them; `nil` for an event that
     /// has no line of its own (the 404 an unmatched request gets: its `unmatched` line says so).
@@ -83,7 +83,7 @@ enum Transcript {
     }
 
     /// The line `event` reads as, unmasked (for messages that quote it; masked with the rest).
-    static func line(_ event: RunEvent, in record: RunRecord, masking: SecretRedactor? = nil) -> String {
+    package static func line(_ event: RunEvent, in record: RunRecord, masking: SecretRedactor? = nil) -> String {
         guard let (kind, number, text) = entry(event, in: record, masking: masking) else { return "" }
         return TranscriptEntry(kind: kind, number: number, time: VirtualClock.Instant.format(event.at), text: text).line
     }
