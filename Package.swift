@@ -19,16 +19,16 @@ let package = Package(
         .library(name: "SessionKitDriver", targets: ["SessionKitDriver"]),
         .library(name: "ScenarioCommandLine", targets: ["ScenarioCommandLine"]),
         .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
-        .executable(name: "scenario", targets: ["scenario"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "HTTPCore"),
         .target(name: "SessionKit", dependencies: ["HTTPCore"]),
-        // Redirects libdispatch's entry points so a scenario owns the stack's Dispatch work (Linux).
-        .target(name: "CDispatchCapture"),
+        // Rebinds what a stack calls through (Dispatch, clocks and sleeps, the network, run-loop
+        // timers) so a scenario owns its work and time (Linux; a stub that says so elsewhere).
+        .target(name: "CRuntimeHooks"),
         // The engine: load, plan, run, host and capture, record, check, redact, report. No tools.
-        .target(name: "ScenarioEngine", dependencies: ["HTTPCore", "CDispatchCapture"]),
+        .target(name: "ScenarioEngine", dependencies: ["HTTPCore", "CRuntimeHooks"]),
         // Tools above the engine, each depending on it and never the other way.
         .target(name: "ScenarioTraces", dependencies: ["ScenarioEngine", "HTTPCore"]),
         .target(name: "ScenarioShrinking", dependencies: ["ScenarioEngine"]),
@@ -40,6 +40,8 @@ let package = Package(
             dependencies: ["ScenarioEngine", "ScenarioTraces", "ScenarioShrinking", "ScenarioContracts"],
             resources: [.copy("Templates/scenario.schema.json")]),
         .target(name: "ScenarioTesting", dependencies: ["ScenarioEngine", "ScenarioShrinking"]),
+        // SessionKit's runner: `swift run scenario` here. Not a product, so an adopting package's
+        // `swift run` never reaches the reference driver; its own runner names itself.
         .executableTarget(name: "scenario", dependencies: ["ScenarioCommandLine", "SessionKitDriver"]),
         .executableTarget(name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "FieldSessionDriver", "HTTPCore"]),
         // An app layer written the way iOS teams write it, and its driver; examples, not products.

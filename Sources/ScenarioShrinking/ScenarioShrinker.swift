@@ -204,7 +204,7 @@ package struct ScenarioShrinker: Sendable {
                 return stop(
                     .refused(
                         "the failure of \(input.path) does not repeat: run 1 failed by \(kept), run \(run) of \(settings.trustRuns) \(how)\(replay). "
-                            + "A flaky input cannot be shrunk: make it fail the same way every time first ('scenario run --repeat 10' shows how it varies)"
+                            + "A flaky input cannot be shrunk: make it fail the same way every time first ('\(ScenarioProcess.commandName) run --repeat 10' shows how it varies)"
                     ))
             }
         }

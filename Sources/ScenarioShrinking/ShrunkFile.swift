@@ -23,7 +23,7 @@ struct ShrunkFile {
         let under = schedule.map { ", under --replay-schedule \($0)" } ?? ""
         let was = out.root["description"]?.stringValue.map { " It was: \($0)" } ?? ""
         out[place: [.key("description")]] = .string(
-            "Shrunk by 'scenario shrink' from \(Self.named(input.path)) (\(size)) to \(document.size); "
+            "Shrunk by '\(ScenarioProcess.commandName) shrink' from \(Self.named(input.path)) (\(size)) to \(document.size); "
                 + "it keeps the failure \(same)\(under).\(was)")
         if let schema = out.root["$schema"]?.stringValue {
             out[place: [.key("$schema")]] = .string(Self.relocated(schema, from: inputFolder, to: outputFolder))

@@ -25,8 +25,8 @@ class RecordingURLProtocol: URLProtocol {
         // Sent on to the network: never to a scenario that happens to run in the process.
         forwarding.protocolClasses = others.filter { !($0 is ScriptedURLProtocol.Type) }
         let number = RecordingTaps.shared.add(recorder: recorder, configuration: forwarding)
-        func make<Number: RouteNumber>(_: Number.Type) -> AnyClass { TappedURLProtocol<Number>.self }
-        configuration.protocolClasses = [make(RouteClass.type(for: number))] + others
+        func make<Number: SlotNumber>(_: Number.Type) -> AnyClass { TappedURLProtocol<Number>.self }
+        configuration.protocolClasses = [make(SlotClass.type(for: number))] + others
     }
 
     override class func canInit(with request: URLRequest) -> Bool {
@@ -75,7 +75,7 @@ class RecordingURLProtocol: URLProtocol {
 }
 
 /// The protocol class of installation `Number`.
-final class TappedURLProtocol<Number: RouteNumber>: RecordingURLProtocol {
+final class TappedURLProtocol<Number: SlotNumber>: RecordingURLProtocol {
     override class var tap: RecordingTap? { RecordingTaps.shared.tap(Number.value) }
 }
 

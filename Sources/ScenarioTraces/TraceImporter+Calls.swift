@@ -11,7 +11,7 @@ extension TraceImporter {
         action: String, arguments: JSONValue
     ) {
         if let dedicated = dedicatedCall(item) { return dedicated }
-        if spec.actionRules.contains(where: { $0.route.matches(method: item.entry.request.method, path: item.path) }) {
+        if spec.actionRules.contains(where: { $0.endpoint.matches(method: item.entry.request.method, path: item.path) }) {
             summary.plainInsteadOfAction += 1
         }
         return (action, try requestArguments(item, file: file))
@@ -20,7 +20,7 @@ extension TraceImporter {
     /// The dedicated action that sends `item` as captured, if one does.
     func dedicatedCall(_ item: Item) -> (action: String, arguments: JSONValue)? {
         let method = item.entry.request.method
-        guard let rule = spec.actionRules.first(where: { $0.route.matches(method: method, path: item.path) }) else { return nil }
+        guard let rule = spec.actionRules.first(where: { $0.endpoint.matches(method: method, path: item.path) }) else { return nil }
         let body = item.entry.request.body.flatMap { JSONValue.parse(Data($0.utf8)) }
         var arguments = JSONObject()
         guard rule.arguments.isEmpty || body?.objectValue != nil else { return nil }

@@ -3,7 +3,7 @@ import ScenarioEngine
 
 /// Turns a HAR capture into a scenario document in this package's format.
 ///
-/// - Order: exchanges keep capture order; one route answering differently over time becomes
+/// - Order: exchanges keep capture order; one endpoint answering differently over time becomes
 ///   ordered exchanges (`times`, `after`).
 /// - Time: gaps between the app's actions become `advance` steps, entry times become `latency`,
 ///   and virtual time starts at the capture's first instant (so HTTP-date `Retry-After` still works).

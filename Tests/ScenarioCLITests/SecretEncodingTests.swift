@@ -68,7 +68,7 @@ struct SecretEncodingTests {
         }
     }
 
-    @Test func credentialRoutesMakeTheirNextSegmentSecret() {
+    @Test func credentialPathWordsMakeTheirNextSegmentSecret() {
         #expect(SecretRedactor.secrets(inPath: "/reset/Ab3dEf9hIj") == ["Ab3dEf9hIj"])
         #expect(SecretRedactor.secrets(inPath: "/password/verify/kT2-x9Qm_77") == ["kT2-x9Qm_77"])
         #expect(SecretRedactor.secrets(inPath: "/reset/confirm").isEmpty)

@@ -177,7 +177,7 @@ import Testing
     @Test func aRoutedSessionOfAnEndedRunFailsWithoutASocket() async throws {
         let listener = try Listener()
         let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/probe"))
-        let leftover = URLSession(configuration: ScriptedURLProtocol.configuration(route: "run-that-ended"))
+        let leftover = URLSession(configuration: ScriptedURLProtocol.configuration(run: "run-that-ended"))
         let error: (any Error)? = await withCheckedContinuation { continuation in
             leftover.dataTask(with: url) { _, _, error in continuation.resume(returning: error) }.resume()
         }

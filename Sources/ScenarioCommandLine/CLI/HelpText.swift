@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `--help` texts, built from the commands' own descriptions so they cannot drift.
 enum HelpText {
     /// The top-level help.
@@ -34,7 +36,8 @@ enum HelpText {
         var text = "OVERVIEW: \(command.abstract)\n\n"
         text += "USAGE: \(command.qualifiedName) \(command.arguments)\n"
         if !command.discussion.isEmpty {
-            text += "\n" + command.discussion + "\n"
+            // Discussions name other commands as 'scenario NAME': this program's own name.
+            text += "\n" + command.discussion.replacingOccurrences(of: "'scenario ", with: "'\(ScenarioCLI.programName) ") + "\n"
         }
         let options = command.allOptions
         text += "\nOPTIONS:\n"

@@ -18,7 +18,10 @@ struct ScenarioCLI: Sendable {
 
     /// The name the program was started by, for usage lines and hints: a team's runner has a
     /// name of its own. Set once, by ``ScenarioCommandLine/main(driver:)``, before anything runs.
-    nonisolated(unsafe) static var programName = "scenario"
+    static var programName: String {
+        get { ScenarioProcess.commandName }
+        set { ScenarioProcess.commandName = newValue }
+    }
 
     /// Runs the command line (without the program name) and returns the exit status.
     func main(_ arguments: [String]) async -> ExitCode {
@@ -41,7 +44,7 @@ struct ScenarioCLI: Sendable {
             context.console.out(HelpText.topLevel(commands: Self.commands, version: Self.version))
             return .success
         case "--version":
-            context.console.out("scenario \(Self.version)\n")
+            context.console.out("\(Self.programName) \(Self.version)\n")
             return .success
         case "help":
             return try help(rest)

@@ -33,7 +33,7 @@ struct ExportCommand: Command {
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
         let entries = try context.loadScenarios([input])
         guard entries.count == 1, let entry = entries.first else {
-            throw .badPath("'scenario export' takes one scenario file; \(input) holds \(entries.count)")
+            throw .badPath("'\(Self.qualifiedName)' takes one scenario file; \(input) holds \(entries.count)")
         }
         let scenario: Scenario
         switch entry.loaded {

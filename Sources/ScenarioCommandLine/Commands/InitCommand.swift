@@ -51,7 +51,7 @@ struct InitCommand: Command {
             }
             context.console.out("wrote \(path)\n")
         }
-        context.console.out("Next: `scenario lint \(folder)`, then `scenario run \(folder)`.\n")
+        context.console.out("Next: `\(ScenarioCLI.programName) lint \(folder)`, then `\(ScenarioCLI.programName) run \(folder)`.\n")
         return blocked ? .fileProblem : .success
     }
 

@@ -65,7 +65,7 @@ struct ShrinkCommand: Command {
         do {
             let found = try ScenarioDiscovery.find([input])
             guard found.count == 1, let only = found.first, only.path == input else {
-                throw CLIError.badPath("'scenario shrink' takes one scenario file; \(input) holds \(found.count)")
+                throw CLIError.badPath("'\(Self.qualifiedName)' takes one scenario file; \(input) holds \(found.count)")
             }
             file = only
         } catch let error as CLIError {

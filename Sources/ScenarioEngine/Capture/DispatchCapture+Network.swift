@@ -1,4 +1,4 @@
-import CDispatchCapture
+import CRuntimeHooks
 import Foundation
 
 /// The way out: what keeps a scenario's requests from the network when they do not go through a

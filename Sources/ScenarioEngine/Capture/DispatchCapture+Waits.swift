@@ -1,4 +1,4 @@
-import CDispatchCapture
+import CRuntimeHooks
 import Foundation
 
 /// Blocking calls the app makes on the runner thread (Linux): Dispatch's waits, sleeps and

@@ -1,4 +1,4 @@
-import CDispatchCapture
+import CRuntimeHooks
 import Foundation
 
 /// Dispatch as the scenario's: blocks the stack sends to the main queue or to its own queues,

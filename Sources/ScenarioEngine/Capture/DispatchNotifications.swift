@@ -1,4 +1,4 @@
-import CDispatchCapture
+import CRuntimeHooks
 
 /// Dispatch blocks that wait for something before they are queued: a `group.notify` block until
 /// its group is empty, a `DispatchWorkItem.notify` block until its item has run. The scheduler

@@ -1,4 +1,4 @@
-import CDispatchCapture
+import CRuntimeHooks
 import Foundation
 
 /// A Dispatch timer source of a scenario, ticking on the virtual clock.

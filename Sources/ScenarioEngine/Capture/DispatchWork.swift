@@ -1,4 +1,4 @@
-import CDispatchCapture
+import CRuntimeHooks
 import Foundation
 
 /// A block the scenario took from Dispatch, with the queue it was sent to.

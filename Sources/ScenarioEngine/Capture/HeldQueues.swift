@@ -1,4 +1,4 @@
-import CDispatchCapture
+import CRuntimeHooks
 
 /// The serial queues of the work running on the runner thread, outermost first (the main queue
 /// for main-actor jobs). Inside a blocking wait their next work must wait too, as libdispatch

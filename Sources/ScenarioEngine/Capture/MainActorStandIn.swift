@@ -15,14 +15,14 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
 
     @available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
     func enqueue(_ job: consuming ExecutorJob) {
-        route(UnownedJob(job))
+        forward(UnownedJob(job))
     }
 
     func enqueue(_ job: UnownedJob) {
-        route(job)
+        forward(job)
     }
 
-    private func route(_ job: UnownedJob) {
+    private func forward(_ job: UnownedJob) {
         if !Capture.takeMain(job) { RuntimeHooks.enqueueOnRealMain(job) }
     }
 
@@ -46,14 +46,14 @@ final class GenericStandIn: SerialExecutor, @unchecked Sendable {
 
     @available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
     func enqueue(_ job: consuming ExecutorJob) {
-        route(UnownedJob(job))
+        forward(UnownedJob(job))
     }
 
     func enqueue(_ job: UnownedJob) {
-        route(job)
+        forward(job)
     }
 
-    private func route(_ job: UnownedJob) {
+    private func forward(_ job: UnownedJob) {
         if !Capture.takeGlobal(job) { RuntimeHooks.enqueueOnGlobal(job) }
     }
 

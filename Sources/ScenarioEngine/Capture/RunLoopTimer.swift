@@ -1,4 +1,4 @@
-import CDispatchCapture
+import CRuntimeHooks
 import Foundation
 
 /// A `Timer` the stack puts on the main run loop from the runner (Linux): `Timer.scheduledTimer`

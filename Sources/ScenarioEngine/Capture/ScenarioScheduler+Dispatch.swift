@@ -1,4 +1,4 @@
-import CDispatchCapture
+import CRuntimeHooks
 import Foundation
 
 /// What Dispatch's own API asks of the runner beyond queuing a block: `group.notify`, a work

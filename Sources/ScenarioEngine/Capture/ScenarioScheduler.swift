@@ -1,4 +1,4 @@
-import CDispatchCapture
+import CRuntimeHooks
 import Foundation
 
 /// Every Swift job of one scenario, run on the runner's thread one at a time in the order they

@@ -67,16 +67,17 @@ public struct DriverContext: Sendable {
     public let baseURL: URL
     /// How the run hands requests to the backend (`--route`).
     public let route: RunPlan.Route
-    let urlRoute: String
+    /// The run's key on the URLSession route.
+    let run: String
     let outside: OutsideWork?
 
     /// Creates a context.
     public init(given: JSONValue, transport: any HTTPTransport, clock: VirtualClock, baseURL: URL, route: RunPlan.Route = .direct) {
-        self.init(given: given, transport: transport, clock: clock, baseURL: baseURL, route: route, urlRoute: "", outside: nil)
+        self.init(given: given, transport: transport, clock: clock, baseURL: baseURL, route: route, run: "", outside: nil)
     }
 
     init(
-        given: JSONValue, transport: any HTTPTransport, clock: VirtualClock, baseURL: URL, route: RunPlan.Route, urlRoute: String,
+        given: JSONValue, transport: any HTTPTransport, clock: VirtualClock, baseURL: URL, route: RunPlan.Route, run: String,
         outside: OutsideWork?
     ) {
         self.given = given
@@ -84,14 +85,14 @@ public struct DriverContext: Sendable {
         self.clock = clock
         self.baseURL = baseURL
         self.route = route
-        self.urlRoute = urlRoute
+        self.run = run
         self.outside = outside
     }
 
     /// The same context with another transport in front (a recorder, a wrapper of the driver's).
     public func replacingTransport(with transport: any HTTPTransport) -> DriverContext {
         DriverContext(
-            given: given, transport: transport, clock: clock, baseURL: baseURL, route: route, urlRoute: urlRoute, outside: outside)
+            given: given, transport: transport, clock: clock, baseURL: baseURL, route: route, run: run, outside: outside)
     }
 
     /// Wall-clock time that follows the virtual clock: `clock.start` plus elapsed virtual time.
@@ -104,7 +105,7 @@ public struct DriverContext: Sendable {
     /// for a stack that builds its own `URLSession` (completion handlers, delegates and
     /// `data(for:)` alike). Ephemeral: nothing is cached or kept.
     public func urlSessionConfiguration() -> URLSessionConfiguration {
-        ScriptedURLProtocol.configuration(route: urlRoute)
+        ScriptedURLProtocol.configuration(run: run)
     }
 
     /// Declares work the stack hands to something the scenario cannot see (a `DispatchQueue`, a

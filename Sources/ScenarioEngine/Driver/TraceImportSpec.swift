@@ -3,76 +3,26 @@
 /// action sends any request, which action starts the app, and how a captured credential
 /// becomes `given`.
 public struct TraceImportSpec: Sendable {
-    /// A route: a method (or any) and a path pattern (`{name}` for one segment, final `*` for the rest).
-    public struct Route: Sendable, Hashable {
-        /// The method, upper-case; `nil` matches any.
-        public var method: String?
-        /// The path pattern.
-        public var path: String
-
-        /// Creates a route.
-        public init(_ method: String?, _ path: String) {
-            self.method = method
-            self.path = path
-        }
-
-        /// Whether a request with this method and path takes this route.
-        package func matches(method: String, path: String) -> Bool {
-            if let own = self.method, own != method { return false }
-            // Segment by segment, without splitting either into arrays: this runs for every
-            // request of a trace against every route a driver names.
-            var patternParts = Segments(self.path)
-            var pathParts = Segments(path)
-            while let part = patternParts.next() {
-                if part == "*" && patternParts.isAtEnd { return true }
-                guard let segment = pathParts.next() else { return false }
-                if part.hasPrefix("{") && part.hasSuffix("}") {
-                    if segment.isEmpty { return false }
-                } else if part != segment {
-                    return false
-                }
-            }
-            return pathParts.isAtEnd
-        }
-
-        /// The parts of a path between slashes, empty ones included (`/a/` is "", "a", "").
-        private struct Segments {
-            private let text: String
-            private var start: String.Index?
-
-            init(_ text: String) {
-                self.text = text
-                start = text.startIndex
-            }
-
-            /// Whether every part was given.
-            var isAtEnd: Bool { start == nil }
-
-            mutating func next() -> Substring? {
-                guard let from = start else { return nil }
-                guard let slash = text.utf8[from...].firstIndex(of: UInt8(ascii: "/")) else {
-                    start = nil
-                    return text[from...]
-                }
-                start = text.utf8.index(after: slash)
-                return text[from..<slash]
-            }
-        }
-    }
-
     /// A request a dedicated action sends (sign-in, sign-out): it becomes that action, with
     /// arguments taken from the request's JSON body.
     public struct ActionRule: Sendable, Hashable {
         /// The request.
-        public var route: Route
+        public var endpoint: Endpoint
         /// The action.
         public var action: String
         /// Argument name to the body member it comes from.
         public var arguments: [String: String]
 
+        /// The request, by its earlier name.
+        @available(*, deprecated, renamed: "endpoint")
+        public var route: Endpoint {
+            get { endpoint }
+            set { endpoint = newValue }
+        }
+
         /// Creates a rule.
-        public init(_ route: Route, action: String, arguments: [String: String] = [:]) {
-            self.route = route
+        public init(_ endpoint: Endpoint, action: String, arguments: [String: String] = [:]) {
+            self.endpoint = endpoint
             self.action = action
             self.arguments = arguments
         }
@@ -87,13 +37,13 @@ public struct TraceImportSpec: Sendable {
     /// `nil` when the action has none.
     public var requestWithoutCredentials: String?
     /// Requests the stack sends by itself (a token refresh, a health check).
-    public var appRequests: [Route]
+    public var appRequests: [Endpoint]
     /// Requests that dedicated actions send; checked before the request action.
     public var actionRules: [ActionRule]
     /// The action that starts the app, if a trace that opens with `startRequests` should begin with it.
     public var startAction: String?
     /// Requests the start action sends (a health check, the current user).
-    public var startRequests: [Route]
+    public var startRequests: [Endpoint]
     /// How the stack retries a refused request by itself, within one action: once the wait is
     /// over it sends the same request again. Such a repeat is the stack's (an exchange of the same
     /// step), not a second request of the user's; ``stackRetry`` says the stack does this.
@@ -153,8 +103,8 @@ public struct TraceImportSpec: Sendable {
 
     /// Creates a description.
     public init(
-        requestAction: String?, requestWithoutCredentials: String? = nil, appRequests: [Route] = [], actionRules: [ActionRule] = [],
-        startAction: String? = nil, startRequests: [Route] = [], stackRetry: StackRetry? = nil,
+        requestAction: String?, requestWithoutCredentials: String? = nil, appRequests: [Endpoint] = [], actionRules: [ActionRule] = [],
+        startAction: String? = nil, startRequests: [Endpoint] = [], stackRetry: StackRetry? = nil,
         given: (@Sendable (_ credentials: Credentials) -> JSONValue)? = nil
     ) {
         self.requestAction = requestAction
@@ -171,8 +121,8 @@ public struct TraceImportSpec: Sendable {
     /// ``Credentials``, kept for drivers written against it.
     @available(*, deprecated, message: "'given' takes TraceImportSpec.Credentials: given: { credentials in ... }")
     public init(
-        requestAction: String?, appRequests: [Route] = [], actionRules: [ActionRule] = [], startAction: String? = nil,
-        startRequests: [Route] = [],
+        requestAction: String?, appRequests: [Endpoint] = [], actionRules: [ActionRule] = [], startAction: String? = nil,
+        startRequests: [Endpoint] = [],
         given: (@Sendable (_ accessToken: String?, _ refreshToken: String?) -> JSONValue)?
     ) {
         var credentialsGiven: (@Sendable (Credentials) -> JSONValue)?

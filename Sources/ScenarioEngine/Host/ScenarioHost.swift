@@ -58,7 +58,7 @@ package final class ScenarioHost: @unchecked Sendable {
     /// Whose turn it is: scenarios in one process run one after another.
     let turn = ProcessTurn()
     /// The URLSession requests' routes to their runs' backends.
-    let routes = URLRoutes()
+    let runs = URLSessionRuns()
 
     private let lock = NSLock()
     private var wholeProcess = false
@@ -222,35 +222,5 @@ enum RunnerThread {
             if let old = pthread_getspecific(key) { Unmanaged<ScenarioScheduler>.fromOpaque(old).release() }
             pthread_setspecific(key, newValue.map { Unmanaged.passRetained($0).toOpaque() })
         }
-    }
-}
-
-/// Process-wide settings of the capture.
-public enum ScenarioProcess {
-    /// Declares that this process runs scenarios and nothing else (a command-line runner or one of
-    /// its workers): every Swift job enqueued while a scenario runs is then that scenario's, from
-    /// any thread, and work that enters from a thread the scenario does not own is reported as an
-    /// escape. Without it (inside `swift test`, beside other tests) only jobs that can be traced to
-    /// the scenario are captured.
-    public static func claimWholeProcess() { ScenarioHost.shared.claimWholeProcess() }
-}
-
-/// The last few addresses seen, in a ring: whether an address is new to them costs a few
-/// comparisons and no lock.
-struct RecentAddresses {
-    private var ring: (UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?) = (nil, nil, nil, nil)
-    private var next = 0
-
-    /// Adds `address`; `false` when it was among the last four.
-    mutating func insert(_ address: UnsafeRawPointer) -> Bool {
-        if ring.0 == address || ring.1 == address || ring.2 == address || ring.3 == address { return false }
-        switch next {
-        case 0: ring.0 = address
-        case 1: ring.1 = address
-        case 2: ring.2 = address
-        default: ring.3 = address
-        }
-        next = (next + 1) & 3
-        return true
     }
 }

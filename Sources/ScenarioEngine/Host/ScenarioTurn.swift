@@ -1,11 +1,11 @@
 import Foundation
 
 /// A run's turn at the process. What the capture installs is process-wide (the runtime's hooks,
-/// Dispatch's entry points, the run that serves requests no route names), so scenarios in one
+/// Dispatch's entry points, the run that serves requests that name no run), so scenarios in one
 /// process take turns. Begun and ended on the runner thread.
 struct ScenarioTurn {
-    /// The route of the run's URLSession requests (see ``ScriptedURLProtocol``).
-    let route: String
+    /// The run's key on the URLSession route (see ``ScriptedURLProtocol``).
+    let run: String
     private let scheduler: ScenarioScheduler
 
     /// Waits for the process, then takes it for the run of `scheduler`, whose `backend` serves its
@@ -22,15 +22,15 @@ struct ScenarioTurn {
             throw error
         }
         ScenarioHost.shared.begin(scheduler)
-        let route = ScenarioHost.shared.routes.add(backend)
-        ScriptedURLProtocol.serveUnrouted(route)
-        return ScenarioTurn(route: route, scheduler: scheduler)
+        let run = ScenarioHost.shared.runs.add(backend)
+        ScriptedURLProtocol.serveUnrouted(run)
+        return ScenarioTurn(run: run, scheduler: scheduler)
     }
 
     /// Gives the process back, once.
     func end() {
         ScriptedURLProtocol.serveUnrouted(nil)
-        ScenarioHost.shared.routes.remove(route)
+        ScenarioHost.shared.runs.remove(run)
         ScenarioHost.shared.end(scheduler)
         RuntimeHooks.remove()
         ScenarioHost.shared.turn.give()

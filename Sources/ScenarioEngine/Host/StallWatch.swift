@@ -33,7 +33,7 @@ package enum StallWatch {
             host.turn.lose(
                 "\(file) made no progress for \(limit) of real time: \(cause). Its thread cannot be taken back, so \(whatFollows).",
                 reason:
-                    "not run: \(file) blocked the scenario's thread for real earlier in this process, and scenarios share what that thread holds; fix that one first (`scenario run --jobs 2` runs each scenario in a worker process, and loses only that one)"
+                    "not run: \(file) blocked the scenario's thread for real earlier in this process, and scenarios share what that thread holds; fix that one first (`\(ScenarioProcess.commandName) run --jobs 2` runs each scenario in a worker process, and loses only that one)"
             )
         }
         watch(every: .seconds(1), for: limit, progress: { host.progress }, stalled: endTheRun)

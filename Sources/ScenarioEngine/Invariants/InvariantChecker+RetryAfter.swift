@@ -10,10 +10,10 @@ extension InvariantChecker {
         for event in events.all {
             switch event {
             case .sent(let request):
-                let route = "\(request.request.method) \(request.request.path)"
-                guard matches(requests, request.request), let wait = closed[route], request.at < wait.until else { continue }
+                let endpoint = "\(request.request.method) \(request.request.path)"
+                guard matches(requests, request.request), let wait = closed[endpoint], request.at < wait.until else { continue }
                 fail(
-                    "#\(request.number) \(route) was sent at \(VirtualClock.Instant(offset: request.at)), before the wait the answer to #\(wait.by) asked for (Retry-After: \(wait.header)) ended at \(VirtualClock.Instant(offset: wait.until))",
+                    "#\(request.number) \(endpoint) was sent at \(VirtualClock.Instant(offset: request.at)), before the wait the answer to #\(wait.by) asked for (Retry-After: \(wait.header)) ended at \(VirtualClock.Instant(offset: wait.until))",
                     [wait.by, request.number], [])
             case .answered(let request, let answer):
                 guard let status = answer.status, statuses.contains(status), let header = answer.headers[HTTPFields.Name.retryAfter],

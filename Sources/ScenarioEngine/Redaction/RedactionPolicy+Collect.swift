@@ -299,8 +299,8 @@ extension RedactionPolicy {
         }
     }
 
-    /// Route words after which a path segment is a credential (`/reset/<token>`).
-    static let credentialRoutes: Set<String> = [
+    /// Path words after which a path segment is a credential (`/reset/<token>`).
+    static let credentialPathWords: Set<String> = [
         "reset", "resetpassword", "passwordreset", "passwordresets", "verify", "verification", "verifications", "confirm",
         "confirmation", "confirmations", "activate", "activation", "invite", "invites", "invitation", "invitations", "magic",
         "magiclink", "magiclinks", "unsubscribe", "token", "tokens", "apikeys", "secrets", "signin", "login", "recover", "recovery",
@@ -329,10 +329,10 @@ extension RedactionPolicy {
             guard segment.utf8.count >= 8 else { continue }
             let hasDigit = segment.contains(where: \.isNumber)
             let hasLetter = segment.contains(where: \.isLetter)
-            let afterRoute = index > 0 && Self.credentialRoutes.contains(Self.normalized(segments[index - 1]))
-            if segment.count >= 24, hasDigit, hasLetter, afterRoute || !Self.isUUID(segment) {
+            let afterPathWord = index > 0 && Self.credentialPathWords.contains(Self.normalized(segments[index - 1]))
+            if segment.count >= 24, hasDigit, hasLetter, afterPathWord || !Self.isUUID(segment) {
                 found.add(segment, .token)
-            } else if index > 0, segment.count >= 8, hasLetter, Self.credentialRoutes.contains(Self.normalized(segments[index - 1])),
+            } else if index > 0, segment.count >= 8, hasLetter, Self.credentialPathWords.contains(Self.normalized(segments[index - 1])),
                 hasDigit || (segment.contains(where: \.isUppercase) && segment.contains(where: \.isLowercase))
             {
                 found.add(segment, .token)

@@ -15,7 +15,7 @@ import Foundation
 ///   the value (`password_confirmation`, `token_hash`). `passwordReset`, `tokenType` or
 ///   `passwordPolicy` name something else: their values are judged member by member. Every value
 ///   under `tokens`, `credentials` or `secrets` (or a credential name holding an object) is secret;
-/// - a path segment that follows a credential route word (`/reset/<token>`, `/verify/`,
+/// - a path segment that follows a credential path word (`/reset/<token>`, `/verify/`,
 ///   `/confirm/`, `/activate/`, `/invite/`, `/magic-link/`, `/unsubscribe/`, `/tokens/`, ...) and
 ///   holds a digit or mixes cases, or any segment of 24 characters or more mixing letters and
 ///   digits;

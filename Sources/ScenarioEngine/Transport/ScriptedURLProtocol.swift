@@ -8,15 +8,15 @@ import HTTPCore
 /// The URLSession way in: a `URLProtocol` that hands requests to a run's ``ScriptedBackend``.
 ///
 /// URLSession creates protocol instances itself, so each request names its backend in a
-/// header that ``ScriptedURLProtocol/route(_:)`` issues per run and that is stripped before the
+/// header that ``ScriptedURLProtocol/configuration(run:)`` issues per run and that is stripped before the
 /// backend sees the request. Routes are per run, so runs in parallel never see each other.
 package class ScriptedURLProtocol: URLProtocol {
-    /// The header that carries the route.
-    package static let routeHeader = "X-Scenario-Route"
+    /// The header that carries the run's key.
+    package static let runHeader = "X-Scenario-Run"
     /// The header that names the request for outside-work tracking.
     static let tagHeader = "X-Scenario-Request"
 
-    fileprivate static var routes: URLRoutes { ScenarioHost.shared.routes }
+    fileprivate static var runs: URLSessionRuns { ScenarioHost.shared.runs }
 
     private static let registration: Void = {
         _ = URLProtocol.registerClass(ScriptedURLProtocol.self)
@@ -32,20 +32,20 @@ package class ScriptedURLProtocol: URLProtocol {
         #endif
     }()
 
-    /// Serves requests without a route header from `route` while a scenario runs (`nil` stops).
-    static func serveUnrouted(_ route: String?) {
+    /// Serves requests without a run header from `run` while a scenario runs (`nil` stops).
+    static func serveUnrouted(_ run: String?) {
         _ = registration
-        routes.serveUnrouted(route)
+        runs.serveUnrouted(run)
     }
 
-    /// A configuration whose sessions this protocol serves for `route`: ephemeral, no cache.
+    /// A configuration whose sessions this protocol serves for `run`: ephemeral, no cache.
     /// Its sessions never reach the network: every request goes to the running scenario's
     /// backend, or fails.
-    package static func configuration(route: String) -> URLSessionConfiguration {
+    package static func configuration(run: String) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [RouteClass.protocolClass(forSlot: routes.slot(of: route) ?? 0)]
+        configuration.protocolClasses = [SlotClass.protocolClass(forSlot: runs.slot(of: run) ?? 0)]
         configuration.urlCache = nil
-        configuration.httpAdditionalHeaders = [routeHeader: route]
+        configuration.httpAdditionalHeaders = [runHeader: run]
         return configuration
     }
 
@@ -57,13 +57,13 @@ package class ScriptedURLProtocol: URLProtocol {
         return URLSession(configuration: configuration)
     }
 
-    /// The route a request belongs to: its header, or the running scenario's when the request
+    /// The run a request belongs to: its header, or the running scenario's when the request
     /// comes from that scenario (its thread, or any thread in a process that runs only scenarios).
-    fileprivate static func route(of request: URLRequest, onRunnerThread: Bool) -> String? {
-        if let route = request.value(forHTTPHeaderField: routeHeader) { return route }
-        if let route = ownRoute { return route }
+    fileprivate static func run(of request: URLRequest, onRunnerThread: Bool) -> String? {
+        if let run = request.value(forHTTPHeaderField: runHeader) { return run }
+        if let run = ownRun { return run }
         guard onRunnerThread || (ScenarioHost.shared.mode == .wholeProcess) else { return nil }
-        return routes.unrouted
+        return runs.unrouted
     }
 
     fileprivate static func key(_ request: URLRequest) -> String {
@@ -71,14 +71,14 @@ package class ScriptedURLProtocol: URLProtocol {
     }
 
     /// The run whose sessions this class serves; `nil` for the class `URLSession.shared` uses.
-    class var ownRoute: String? { nil }
+    class var ownRun: String? { nil }
 
     override public class func canInit(with request: URLRequest) -> Bool {
         // URLSession asks on the caller's thread when a task is resumed: the request is away
         // from here on, before any of URLSession's threads has seen it.
-        guard let route = route(of: request, onRunnerThread: Capture.currentScheduler != nil) else { return false }
+        guard let run = run(of: request, onRunnerThread: Capture.currentScheduler != nil) else { return false }
         ScenarioHost.shared.rememberCurrentTask()
-        routes.backend(for: route)?.outside?.announce(key(request))
+        runs.backend(for: run)?.outside?.announce(key(request))
         return true
     }
 
@@ -97,15 +97,15 @@ package class ScriptedURLProtocol: URLProtocol {
         // every request of the load (redirects too), unless the request sets the field itself.
         let sessionHeaders = URLSessionTaskInternals.additionalHeaders(of: task)
         // A routed session names its run in those headers: its class may serve a later run by now.
-        let sessionRoute = sessionHeaders.first { $0.0 == Self.routeHeader }?.1
+        let sessionRun = sessionHeaders.first { $0.0 == Self.runHeader }?.1
         let key = Self.key(urlRequest)
         guard
-            let route = urlRequest.value(forHTTPHeaderField: Self.routeHeader) ?? sessionRoute
-                ?? Self.route(of: urlRequest, onRunnerThread: true),
-            let backend = Self.routes.backend(for: route), let url = urlRequest.url
+            let run = urlRequest.value(forHTTPHeaderField: Self.runHeader) ?? sessionRun
+                ?? Self.run(of: urlRequest, onRunnerThread: true),
+            let backend = Self.runs.backend(for: run), let url = urlRequest.url
         else {
             // A session of an ended run: `canInit` announced it to the run its class serves now.
-            if let own = Self.ownRoute, own != sessionRoute { Self.routes.backend(for: own)?.outside?.forget(key) }
+            if let own = Self.ownRun, own != sessionRun { Self.runs.backend(for: own)?.outside?.forget(key) }
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
             return
         }
@@ -166,7 +166,7 @@ package class ScriptedURLProtocol: URLProtocol {
             for (name, value) in sessionHeaders where withSessionHeaders.value(forHTTPHeaderField: name) == nil {
                 withSessionHeaders.setValue(value, forHTTPHeaderField: name)
             }
-            var request = HTTPRequest(withSessionHeaders, url: url, dropping: [Self.routeHeader, Self.tagHeader])
+            var request = HTTPRequest(withSessionHeaders, url: url, dropping: [Self.runHeader, Self.tagHeader])
             if request.body == nil, redirects == 0 { request.body = uploadBody }
             let number = backend.handle(request, tag: tag, isWanted: isWanted, timeout: timeout) { result in
                 guard case .success(let response) = result else { return deliver(result, from: url) }
@@ -256,60 +256,60 @@ package class ScriptedURLProtocol: URLProtocol {
 /// The protocol of one run's routed configurations. It takes every request of their sessions,
 /// from any thread, so none can fall through to URLSession's own HTTP loading: FoundationNetworking
 /// does not show a configuration's headers to its protocols, so the configurations of each run the
-/// process holds get a class of their own (``RouteNumber``, the run's slot) that knows the run. A
+/// process holds get a class of their own (``SlotNumber``, the run's slot) that knows the run. A
 /// slot is reused once its run ended (a class is never freed, and a test bundle runs thousands),
-/// so `startLoading` goes by the route the session's own headers name where it can read them. A
+/// so `startLoading` goes by the run the session's own headers name where it can read them. A
 /// request of a run that has ended fails with `cannotConnectToHost` without opening a socket.
-final class RoutedURLProtocol<Slot: RouteNumber>: ScriptedURLProtocol {
-    /// The run holding the slot; a route no run has when none does (slot 0 never is held).
-    override class var ownRoute: String? { routes.route(inSlot: Slot.value) ?? "ended" }
+final class RoutedURLProtocol<Slot: SlotNumber>: ScriptedURLProtocol {
+    /// The run holding the slot; a key no run has when none does (slot 0 never is held).
+    override class var ownRun: String? { runs.run(inSlot: Slot.value) ?? "ended" }
 
     override class func canInit(with request: URLRequest) -> Bool {
         ScenarioHost.shared.rememberCurrentTask()
-        if let route = route(of: request, onRunnerThread: false) { routes.backend(for: route)?.outside?.announce(key(request)) }
+        if let run = run(of: request, onRunnerThread: false) { runs.backend(for: run)?.outside?.announce(key(request)) }
         return true
     }
 }
 
 /// A slot's number as a type, so that the URLProtocol class of a slot can be made at run time:
-/// `RouteTwice<RouteTwicePlusOne<RouteZero>>` is 2 × (2 × 0 + 1) = 2.
-package protocol RouteNumber {
+/// `SlotTwice<SlotTwicePlusOne<SlotZero>>` is 2 × (2 × 0 + 1) = 2.
+package protocol SlotNumber {
     static var value: Int { get }
 }
 
-enum RouteZero: RouteNumber {
+enum SlotZero: SlotNumber {
     static var value: Int { 0 }
 }
 
-enum RouteTwice<Half: RouteNumber>: RouteNumber {
+enum SlotTwice<Half: SlotNumber>: SlotNumber {
     static var value: Int { Half.value * 2 }
 }
 
-enum RouteTwicePlusOne<Half: RouteNumber>: RouteNumber {
+enum SlotTwicePlusOne<Half: SlotNumber>: SlotNumber {
     static var value: Int { Half.value * 2 + 1 }
 }
 
-package enum RouteClass {
-    /// The protocol class of the run holding `slot` (see ``URLRoutes``).
+package enum SlotClass {
+    /// The protocol class of the run holding `slot` (see ``URLSessionRuns``).
     static func protocolClass(forSlot slot: Int) -> AnyClass {
-        func make<Number: RouteNumber>(_: Number.Type) -> AnyClass { RoutedURLProtocol<Number>.self }
+        func make<Number: SlotNumber>(_: Number.Type) -> AnyClass { RoutedURLProtocol<Number>.self }
         return make(type(for: slot))
     }
 
     /// The number as a type; ``RecordingURLProtocol`` makes its classes from it too.
-    package static func type(for number: Int) -> any RouteNumber.Type {
-        guard number > 0 else { return RouteZero.self }
-        func wrap<Half: RouteNumber>(_: Half.Type) -> any RouteNumber.Type {
-            number % 2 == 0 ? RouteTwice<Half>.self : RouteTwicePlusOne<Half>.self
+    package static func type(for number: Int) -> any SlotNumber.Type {
+        guard number > 0 else { return SlotZero.self }
+        func wrap<Half: SlotNumber>(_: Half.Type) -> any SlotNumber.Type {
+            number % 2 == 0 ? SlotTwice<Half>.self : SlotTwicePlusOne<Half>.self
         }
         return wrap(type(for: number / 2))
     }
 }
 
-/// The URLSession route's transport: tags each request with its run's route and its own tag,
+/// The URLSession route's transport: tags each request with its run's key and its own tag,
 /// and keeps it on the run's ``OutsideWork`` list until the answer is back with the caller.
 struct RoutedURLSessionTransport: HTTPTransport {
-    let route: String
+    let run: String
     let inner: URLSessionHTTPTransport
     let outsideWork: OutsideWork
 
@@ -317,7 +317,7 @@ struct RoutedURLSessionTransport: HTTPTransport {
         let tag = outsideWork.begin()
         defer { outsideWork.end(tag) }
         var tagged = request
-        tagged.headers[ScriptedURLProtocol.routeHeader] = route
+        tagged.headers[ScriptedURLProtocol.runHeader] = run
         tagged.headers[ScriptedURLProtocol.tagHeader] = String(tag)
         return try await inner.send(tagged)
     }

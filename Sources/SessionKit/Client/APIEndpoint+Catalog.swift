@@ -89,7 +89,7 @@ extension APIEndpoint {
     /// `GET /feed`
     public static let feed = APIEndpoint(method: .get, path: "/feed")
 
-    /// An id percent-encoded for one path segment, so `a/b` cannot address another route.
+    /// An id percent-encoded for one path segment, so `a/b` cannot address another endpoint.
     private static func pathSegment(_ id: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove("/")

@@ -1,12 +1,14 @@
-#ifndef C_DISPATCH_CAPTURE_H
-#define C_DISPATCH_CAPTURE_H
+#ifndef C_RUNTIME_HOOKS_H
+#define C_RUNTIME_HOOKS_H
 
 #include <stdint.h>
 
-// Redirects the libdispatch entry points that Swift's Dispatch module calls (on Linux: the
-// GOT slots of libswiftDispatch.so) to handlers set by the scenario engine. Each handler returns
-// nonzero when it took the call; zero sends the call on to libdispatch unchanged. Queues,
-// groups, sources and semaphores are passed as opaque pointers, blocks too.
+// What the scenario engine hooks in the runtime a stack calls through, on Linux (the global
+// offset tables of the libraries, rewritten once per process): Dispatch (Dispatch.c), clocks,
+// sleeps and condition waits on a runner thread (Time.c), the way onto the network
+// (NetworkGuard.c), run-loop timers and the main-thread check (RunLoopTimers.c); Rebinding.c
+// rewrites the tables. Each handler returns nonzero when it took the call; zero sends the call on
+// unchanged. Queues, groups, sources and semaphores are passed as opaque pointers, blocks too.
 
 typedef struct {
     /// dispatch_async (barrier 0), dispatch_barrier_async (barrier 1), dispatch_group_async (group set).

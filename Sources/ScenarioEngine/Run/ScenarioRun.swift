@@ -97,12 +97,12 @@ package final class ScenarioRun: @unchecked Sendable {
         limitWaits(from: clock.now)
         defer { scheduler.waitLimits = nil }
 
-        let route = turn.route
+        let runKey = turn.run
         let transport: any HTTPTransport
         switch plan.route {
         case .urlSession:
             transport = RoutedURLSessionTransport(
-                route: route, inner: URLSessionHTTPTransport(baseURL: Self.baseURL, session: ScriptedURLProtocol.makeSession()),
+                run: runKey, inner: URLSessionHTTPTransport(baseURL: Self.baseURL, session: ScriptedURLProtocol.makeSession()),
                 outsideWork: scheduler.outside)
         case .direct:
             transport = ScriptedTransport(backend: backend)
@@ -112,7 +112,7 @@ package final class ScenarioRun: @unchecked Sendable {
         var errorLocation: ScenarioLocation?
         do {
             let context = DriverContext(
-                given: scenario.given, transport: transport, clock: clock, baseURL: Self.baseURL, route: plan.route, urlRoute: route,
+                given: scenario.given, transport: transport, clock: clock, baseURL: Self.baseURL, route: plan.route, run: runKey,
                 outside: scheduler.outside)
             let driver = self.driver
             let made = try onExecutor("makeSession(_:)") { () async -> Result<any DriverSession, any Error> in

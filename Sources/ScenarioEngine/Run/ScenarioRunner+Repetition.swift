@@ -48,7 +48,7 @@ extension ScenarioRunner {
         }
         if !DeterministicHashing.isOn {
             details.append(
-                "a Dictionary or Set is walked in another order in every process and run unless the process starts with SWIFT_DETERMINISTIC_HASHING=1, as `scenario run` does"
+                "a Dictionary or Set is walked in another order in every process and run unless the process starts with SWIFT_DETERMINISTIC_HASHING=1, as `\(ScenarioProcess.commandName) run` does"
             )
         }
         let message = "nondeterministic: run \(run) differed from run 1: " + details.joined(separator: "; ")

@@ -6,44 +6,17 @@ import Foundation
     import Glibc
 #endif
 
-/// Scenarios run in worker processes, one at a time each: what the capture installs is
-/// process-wide, so parallel scenarios need parallel processes. Every worker is the same
-/// program started with ``WorkerLaunch/arguments``; it answers through ``WorkerPool/serve(driver:followUp:)``,
-/// and each request hands it the file and the whole ``RunPlan`` to run it under.
-///
-/// A worker that dies mid-scenario (a crash in the stack under test) costs that scenario only:
-/// it is reported as an error naming the signal or exit status, and a fresh worker takes over.
-/// So does a worker whose scenario stops making progress (the stack blocked the scenario's
-/// thread for real: a deadlock, a lock, an endless loop): after ``stallLimit`` of real time
-/// without a job run, it is stopped.
-package struct WorkerLaunch: Sendable {
-    /// The program to start.
-    package var executable: URL
-    /// Its arguments, which must make it call ``WorkerPool/serve(driver:followUp:)``.
-    package var arguments: [String]
-    /// Real time a worker may go without running any of its scenario's work before it is stopped.
-    package var stallLimit: Duration
-
-    /// Describes how to start a worker; `stallLimit` is 60 s unless `SCENARIO_STALL_SECONDS` says otherwise.
-    package init(executable: URL, arguments: [String], stallLimit: Duration? = nil) {
-        self.executable = executable
-        self.arguments = arguments
-        self.stallLimit = stallLimit ?? StallWatch.limit
-    }
-}
-
-/// What a worker is asked to run: one line of JSON on its standard input.
-struct WorkerRequest: Codable {
-    var file: String
-    var id: String
-    var plan: RunPlan
-    /// The scenario's text, loaded as if read from `file` (so the same invariant files govern
-    /// it): a shrink's candidate. `nil`: the worker reads the file.
-    var text: String?
-}
-
 #if os(macOS) || os(Linux) || os(Windows)
-    /// A set of worker processes; scenarios are handed out to whichever is free.
+    /// Scenarios run in worker processes, one at a time each: what the capture installs is
+    /// process-wide, so parallel scenarios need parallel processes. Every worker is the same
+    /// program started with ``WorkerLaunch/arguments``; it answers through ``WorkerPool/serve(driver:followUp:)``,
+    /// and each request hands it the file and the whole ``RunPlan`` to run it under.
+    ///
+    /// A worker that dies mid-scenario (a crash in the stack under test) costs that scenario only:
+    /// it is reported as an error naming the signal or exit status, and a fresh worker takes over.
+    /// So does a worker whose scenario stops making progress (the stack blocked the scenario's
+    /// thread for real: a deadlock, a lock, an endless loop): after ``WorkerLaunch/stallLimit`` of real time
+    /// without a job run, it is stopped. Scenarios are handed out to whichever worker is free.
     package final class WorkerPool: @unchecked Sendable {
         private let launch: WorkerLaunch
         private let lock = NSLock()

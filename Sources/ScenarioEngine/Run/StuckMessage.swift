@@ -47,7 +47,7 @@ struct StuckMessage {
         if host.level == .concurrencyOnly { return Self.concurrencyOnlyAdvice + ": declare such work with context.outsideWork(_:)" }
         if host.mode == .besideOtherTests, backend.heldDescriptions.isEmpty, clock.waitingDescriptions.isEmpty {
             return
-                "; beside other tests (\(host.summary)), work that reaches the scenario from a thread it does not own is not counted as its own: `scenario run` runs it in a process of its own, where such work is reported as an escape"
+                "; beside other tests (\(host.summary)), work that reaches the scenario from a thread it does not own is not counted as its own: `\(ScenarioProcess.commandName) run` runs it in a process of its own, where such work is reported as an escape"
         }
         return ""
     }
