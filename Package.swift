@@ -54,10 +54,17 @@ let package = Package(
         .target(
             name: "DispatchAppDriver", dependencies: ["DispatchApp", "ScenarioKit", "HTTPCore"],
             path: "Examples/DispatchApp/Sources/DispatchAppDriver"),
+        // Each example's runner, as a team's is: the library command line with its driver.
+        .executableTarget(
+            name: "sampleapp-scenarios", dependencies: ["SampleAppDriver", "ScenarioCommandLine"],
+            path: "Examples/SampleApp/Sources/sampleapp-scenarios"),
         // The sample app as a field session's build had it: the feed's own client, a refresh not shared.
         .target(
             name: "FieldSessionDriver", dependencies: ["SampleApp", "SampleAppDriver", "ScenarioKit"],
             path: "Examples/FieldSession/Sources/FieldSessionDriver"),
+        .executableTarget(
+            name: "fieldsession-scenarios", dependencies: ["FieldSessionDriver", "ScenarioCommandLine"],
+            path: "Examples/FieldSession/Sources/fieldsession-scenarios"),
         // The same behaviour with two clients, each over its own URLSession (app calls, auth calls).
         .target(name: "TwoSessionApp", path: "Examples/TwoSessionApp/Sources/TwoSessionApp"),
         .target(

@@ -1,0 +1,4 @@
+import FieldSessionDriver
+import ScenarioCommandLine
+
+await ScenarioCommandLine.main(driver: FieldSessionDriver())

@@ -1,0 +1,4 @@
+import SampleAppDriver
+import ScenarioCommandLine
+
+await ScenarioCommandLine.main(driver: SampleAppDriver())
