@@ -47,6 +47,19 @@ let package = Package(
         .target(
             name: "TwoSessionAppDriver", dependencies: ["TwoSessionApp", "ScenarioKit", "HTTPCore"],
             path: "Examples/TwoSessionApp/Sources/TwoSessionAppDriver"),
+        // Stacks with a field bug, each in a buggy and a fixed release, their drivers, and a runner
+        // whose driver is the buggy release: a shared refresh (TaskBoard), Retry-After (Storefront).
+        .target(name: "TaskBoard", path: "Examples/TaskBoard/Sources/TaskBoard"),
+        .target(name: "TaskBoardDriver", dependencies: ["TaskBoard", "ScenarioKit"], path: "Examples/TaskBoard/Sources/TaskBoardDriver"),
+        .executableTarget(
+            name: "taskboard-scenarios", dependencies: ["TaskBoardDriver", "ScenarioCommandLine"],
+            path: "Examples/TaskBoard/Sources/taskboard-scenarios"),
+        .target(name: "Storefront", path: "Examples/Storefront/Sources/Storefront"),
+        .target(
+            name: "StorefrontDriver", dependencies: ["Storefront", "ScenarioKit"], path: "Examples/Storefront/Sources/StorefrontDriver"),
+        .executableTarget(
+            name: "storefront-scenarios", dependencies: ["StorefrontDriver", "ScenarioCommandLine"],
+            path: "Examples/Storefront/Sources/storefront-scenarios"),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "HTTPCore"]),
@@ -61,6 +74,10 @@ let package = Package(
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "FieldSessionDriver", "ScenarioKit", "ExampleStackChecks"]),
         .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit", "ExampleStackChecks"]),
         .testTarget(name: "TwoSessionAppTests", dependencies: ["TwoSessionAppDriver", "ScenarioKit", "ExampleStackChecks"]),
+        // The field bugs' acceptance: each stack's HAR imported and shrunk by its runner (built first).
+        .testTarget(
+            name: "FieldBugTests",
+            dependencies: ["TaskBoardDriver", "StorefrontDriver", "ScenarioKit", "ExampleStackChecks"]),
     ],
     swiftLanguageModes: [.v6]
 )
