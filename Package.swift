@@ -48,7 +48,8 @@ let package = Package(
             name: "TwoSessionAppDriver", dependencies: ["TwoSessionApp", "ScenarioKit", "HTTPCore"],
             path: "Examples/TwoSessionApp/Sources/TwoSessionAppDriver"),
         // Stacks with a field bug, each in a buggy and a fixed release, their drivers, and a runner
-        // whose driver is the buggy release: a shared refresh (TaskBoard), Retry-After (Storefront).
+        // whose driver is the buggy release: a shared refresh (TaskBoard), Retry-After (Storefront),
+        // a sign-out that stops the calls on their way (Messenger).
         .target(name: "TaskBoard", path: "Examples/TaskBoard/Sources/TaskBoard"),
         .target(name: "TaskBoardDriver", dependencies: ["TaskBoard", "ScenarioKit"], path: "Examples/TaskBoard/Sources/TaskBoardDriver"),
         .executableTarget(
@@ -60,6 +61,11 @@ let package = Package(
         .executableTarget(
             name: "storefront-scenarios", dependencies: ["StorefrontDriver", "ScenarioCommandLine"],
             path: "Examples/Storefront/Sources/storefront-scenarios"),
+        .target(name: "Messenger", path: "Examples/Messenger/Sources/Messenger"),
+        .target(name: "MessengerDriver", dependencies: ["Messenger", "ScenarioKit"], path: "Examples/Messenger/Sources/MessengerDriver"),
+        .executableTarget(
+            name: "messenger-scenarios", dependencies: ["MessengerDriver", "ScenarioCommandLine"],
+            path: "Examples/Messenger/Sources/messenger-scenarios"),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "HTTPCore"]),
@@ -77,7 +83,7 @@ let package = Package(
         // The field bugs' acceptance: each stack's HAR imported and shrunk by its runner (built first).
         .testTarget(
             name: "FieldBugTests",
-            dependencies: ["TaskBoardDriver", "StorefrontDriver", "ScenarioKit", "ExampleStackChecks"]),
+            dependencies: ["TaskBoardDriver", "StorefrontDriver", "MessengerDriver", "ScenarioKit", "ExampleStackChecks"]),
     ],
     swiftLanguageModes: [.v6]
 )

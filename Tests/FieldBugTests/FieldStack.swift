@@ -1,4 +1,5 @@
 import Foundation
+import MessengerDriver
 import ScenarioKit
 import StorefrontDriver
 import TaskBoardDriver
@@ -41,8 +42,13 @@ struct FieldStack: Sendable, CustomTestStringConvertible {
         recordingBuggy: { StorefrontDriver(build: .buggy, recorder: $0) },
         runner: "storefront-scenarios", broken: ["waits-out-retry-after"])
 
+    static let messenger = FieldStack(
+        name: "Messenger", buggy: MessengerDriver(build: .buggy), fixed: MessengerDriver(build: .fixed),
+        recordingBuggy: { MessengerDriver(build: .buggy, recorder: $0) }, runner: "messenger-scenarios",
+        broken: ["no-authenticated-request-after-sign-out", "no-refresh-after-sign-out"])
+
     /// Every stack.
-    static let all: [FieldStack] = [taskBoard, storefront]
+    static let all: [FieldStack] = [taskBoard, storefront, messenger]
 
     /// The ids of the invariants in the stack's `invariants.json`.
     func invariantIDs() throws -> [String] {
