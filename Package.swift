@@ -27,7 +27,8 @@ let package = Package(
         .target(name: "ScenarioCommandLine", dependencies: ["ScenarioKit"], resources: [.copy("Templates/scenario.schema.json")]),
         .target(name: "ScenarioTesting", dependencies: ["ScenarioKit"]),
         .executableTarget(name: "scenario", dependencies: ["ScenarioCommandLine", "SessionKitDriver"]),
-        .executableTarget(name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "FieldSessionDriver", "HTTPCore"]),
+        .executableTarget(
+            name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "FieldSessionDriver", "TaskBoardDriver", "HTTPCore"]),
         // An app layer written the way iOS teams write it, and its driver; examples, not products.
         .target(name: "SampleApp", path: "Examples/SampleApp/Sources/SampleApp"),
         .target(
