@@ -71,7 +71,7 @@ import Testing
         let shrunk = try await FieldShrinks.shared.shrunk(bug)
         let folder = try FieldShrinks.scenarioCopy(of: bug.stack)
         try FileManager.default.copyItem(at: shrunk.output, to: folder.appendingPathComponent("Scenarios/field/\(bug.name).json"))
-        let lint = try StackRunner(name: bug.stack.runner).run(["lint", "Scenarios"], in: folder)
+        let lint = try await StackRunner(name: bug.stack.runner).run(["lint", "Scenarios"], in: folder)
         bug.expect(.loadsBeside) { #expect(lint.status == 0, "\(lint)") }
     }
 
@@ -91,7 +91,7 @@ import Testing
         let folder = try FieldShrinks.scenarioCopy(of: bug.stack)
         try FileManager.default.copyItem(
             at: URL(fileURLWithPath: copy), to: folder.appendingPathComponent("Scenarios/field/\(bug.name).json"))
-        let lint = try StackRunner(name: bug.stack.runner).run(["lint", "Scenarios"], in: folder)
+        let lint = try await StackRunner(name: bug.stack.runner).run(["lint", "Scenarios"], in: folder)
         bug.expect(.bundleCopyLoadsBeside) { #expect(lint.status == 0, "\(lint)") }
     }
 

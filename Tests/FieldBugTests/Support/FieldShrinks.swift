@@ -39,7 +39,7 @@ actor FieldShrinks {
     func shrunk(_ bug: FieldBug) async throws -> Shrunk {
         let key = bug.testDescription
         if let task = made[key] { return try await task.value }
-        let task = Task { try Self.shrink(bug) }
+        let task = Task { try await Self.shrink(bug) }
         made[key] = task
         return try await task.value
     }
@@ -53,7 +53,7 @@ actor FieldShrinks {
         return folder
     }
 
-    private static func shrink(_ bug: FieldBug) throws -> Shrunk {
+    private static func shrink(_ bug: FieldBug) async throws -> Shrunk {
         let folder = try scenarioCopy(of: bug.stack)
         let traces = bug.stack.url.appendingPathComponent("Traces")
         let input = folder.appendingPathComponent("Scenarios/field/\(bug.name).json")
@@ -64,10 +64,10 @@ actor FieldShrinks {
         case .trace(let name):
             try FileManager.default.copyItem(
                 at: traces.appendingPathComponent("\(name).har"), to: folder.appendingPathComponent("\(name).har"))
-            run = try runner.run(["import", "\(name).har", "-o", "Scenarios/field/\(name).json", "--shrink"], in: folder)
+            run = try await runner.run(["import", "\(name).har", "-o", "Scenarios/field/\(name).json", "--shrink"], in: folder)
         case .session(let name):
             try FileManager.default.copyItem(at: traces.appendingPathComponent("\(name).script.json"), to: input)
-            run = try runner.run(["shrink", "Scenarios/field/\(name).json", "-o", "Scenarios/field/\(name)-shrunk.json"], in: folder)
+            run = try await runner.run(["shrink", "Scenarios/field/\(name).json", "-o", "Scenarios/field/\(name)-shrunk.json"], in: folder)
         }
         return Shrunk(folder: folder, input: input, output: output, run: run)
     }

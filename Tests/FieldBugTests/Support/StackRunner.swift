@@ -31,9 +31,16 @@ struct StackRunner {
     /// The built executable, if there is one.
     var url: URL? { candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } }
 
-    /// Runs it with `arguments` in `folder`; a run that has not ended after `limit` seconds is
-    /// ended (a guard against a hang, not a measure).
-    func run(_ arguments: [String], in folder: URL, limit: Double = 600) throws -> Run {
+    /// Runs it with `arguments` in `folder`, waiting on a thread of its own (not one of the
+    /// cooperative pool's few); a run that has not ended after `limit` seconds is ended (a guard
+    /// against a hang, not a measure).
+    func run(_ arguments: [String], in folder: URL, limit: Double = 600) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runWaiting(arguments, in: folder, limit: limit) }) }.start()
+        }
+    }
+
+    private func runWaiting(_ arguments: [String], in folder: URL, limit: Double) throws -> Run {
         guard let url else { throw Missing(description: "\(name) is not built beside the tests (swift build --build-tests)") }
         let process = Process()
         process.executableURL = url
