@@ -81,7 +81,8 @@ let package = Package(
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "FieldSessionDriver", "ScenarioKit", "ExampleStackChecks"]),
         .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit", "ExampleStackChecks"]),
         .testTarget(name: "TwoSessionAppTests", dependencies: ["TwoSessionAppDriver", "ScenarioKit", "ExampleStackChecks"]),
-        // The field bugs' acceptance: each stack's HAR imported and shrunk by its runner (built first).
+        // The field bugs' acceptance: each stack's HAR imported and shrunk by its runner, which the
+        // package builds beside the test bundle.
         .testTarget(
             name: "FieldBugTests",
             dependencies: ["TaskBoardDriver", "StorefrontDriver", "MessengerDriver", "ScenarioKit", "ExampleStackChecks"]),
