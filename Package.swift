@@ -43,7 +43,8 @@ let package = Package(
         // SessionKit's runner: `swift run scenario` here. Not a product, so an adopting package's
         // `swift run` never reaches the reference driver; its own runner names itself.
         .executableTarget(name: "scenario", dependencies: ["ScenarioCommandLine", "SessionKitDriver"]),
-        .executableTarget(name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "FieldSessionDriver", "HTTPCore"]),
+        .executableTarget(
+            name: "scenario-bench", dependencies: ["ScenarioKit", "SessionKitDriver", "FieldSessionDriver", "TaskBoardDriver", "HTTPCore"]),
         // An app layer written the way iOS teams write it, and its driver; examples, not products.
         .target(name: "SampleApp", path: "Examples/SampleApp/Sources/SampleApp"),
         .target(
@@ -70,6 +71,25 @@ let package = Package(
         .target(
             name: "TwoSessionAppDriver", dependencies: ["TwoSessionApp", "ScenarioKit", "HTTPCore"],
             path: "Examples/TwoSessionApp/Sources/TwoSessionAppDriver"),
+        // Stacks with a field bug, each in a buggy and a fixed release, their drivers, and a runner
+        // whose driver is the buggy release: a shared refresh (TaskBoard), Retry-After (Storefront),
+        // a sign-out that stops the calls on their way (Messenger).
+        .target(name: "TaskBoard", path: "Examples/TaskBoard/Sources/TaskBoard"),
+        .target(name: "TaskBoardDriver", dependencies: ["TaskBoard", "ScenarioKit"], path: "Examples/TaskBoard/Sources/TaskBoardDriver"),
+        .executableTarget(
+            name: "taskboard-scenarios", dependencies: ["TaskBoardDriver", "ScenarioCommandLine"],
+            path: "Examples/TaskBoard/Sources/taskboard-scenarios"),
+        .target(name: "Storefront", path: "Examples/Storefront/Sources/Storefront"),
+        .target(
+            name: "StorefrontDriver", dependencies: ["Storefront", "ScenarioKit"], path: "Examples/Storefront/Sources/StorefrontDriver"),
+        .executableTarget(
+            name: "storefront-scenarios", dependencies: ["StorefrontDriver", "ScenarioCommandLine"],
+            path: "Examples/Storefront/Sources/storefront-scenarios"),
+        .target(name: "Messenger", path: "Examples/Messenger/Sources/Messenger"),
+        .target(name: "MessengerDriver", dependencies: ["Messenger", "ScenarioKit"], path: "Examples/Messenger/Sources/MessengerDriver"),
+        .executableTarget(
+            name: "messenger-scenarios", dependencies: ["MessengerDriver", "ScenarioCommandLine"],
+            path: "Examples/Messenger/Sources/messenger-scenarios"),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"]),
         .testTarget(name: "SessionKitTests", dependencies: ["SessionKit", "HTTPCore"]),
         // What the engine's and the tools' tests share: small drivers that do one thing each.
@@ -96,6 +116,11 @@ let package = Package(
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "FieldSessionDriver", "ScenarioKit", "ExampleStackChecks"]),
         .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit", "ExampleStackChecks"]),
         .testTarget(name: "TwoSessionAppTests", dependencies: ["TwoSessionAppDriver", "ScenarioKit", "ExampleStackChecks"]),
+        // The field bugs' acceptance: each stack's HAR imported and shrunk by its runner, which the
+        // package builds beside the test bundle.
+        .testTarget(
+            name: "FieldBugTests",
+            dependencies: ["TaskBoardDriver", "StorefrontDriver", "MessengerDriver", "ScenarioKit", "ExampleStackChecks"]),
     ],
     swiftLanguageModes: [.v6]
 )

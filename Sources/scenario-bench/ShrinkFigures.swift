@@ -60,6 +60,7 @@ enum ShrinkFigures {
             }
         }
         shrinks.print()
+        await HeldSessionFigures.print(quick: quick)
     }
 
     /// The draft `scenario import` makes of the session's HAR export, beside a copy of the

@@ -26,6 +26,10 @@ if CommandLine.arguments.dropFirst().first == ShrinkFigures.workerArgument {
     await ShrinkFigures.serveWorker()
     exit(0)
 }
+if CommandLine.arguments.dropFirst().first == HeldSessionFigures.workerArgument {
+    await HeldSessionFigures.serveWorker()
+    exit(0)
+}
 if CommandLine.arguments.contains("--shrink") {
     await ShrinkFigures.print(quick: quick)
     exit(0)

@@ -1,0 +1,13 @@
+/// The shopper's tokens. The backend rotates the refresh token on every refresh.
+public struct StoreTokens: Sendable, Hashable {
+    /// The bearer token of every call.
+    public var access: String
+    /// The token `POST /auth/refresh` takes, spent by its use.
+    public var refresh: String
+
+    /// Creates a pair.
+    public init(access: String, refresh: String) {
+        self.access = access
+        self.refresh = refresh
+    }
+}
