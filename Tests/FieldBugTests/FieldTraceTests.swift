@@ -40,7 +40,7 @@ import Testing
         // which the run's session configuration adds to every request.
         var log = recorder.log()
         for index in log.entries.indices {
-            log.entries[index].request.headers.removeAll { $0.name == ScriptedURLProtocol.routeHeader }
+            log.entries[index].request.headers.removeAll { $0.name == ScriptedURLProtocol.runHeader }
         }
         return (result, log.harText())
     }
