@@ -86,7 +86,10 @@ import Testing
         let reports = FieldShrinks.parent.appendingPathComponent(UUID().uuidString + "/Reports/shrunk")
         var plan = RunPlan()
         plan.shrinkInto = reports.path
-        let result = await ScenarioRunner(driver: bug.stack.buggy, plan: plan).run(input)
+        // As a test bundle runs it: the shrink follows the failure.
+        var runner = ScenarioRunner(driver: bug.stack.buggy, plan: plan)
+        runner.followUp = ShrinkOnFailure()
+        let result = await runner.run(input)
         let copy = try #require(result.shrunkCopy, "no copy written: \(result.shrinkNote ?? "")")
         let folder = try FieldShrinks.scenarioCopy(of: bug.stack)
         try FileManager.default.copyItem(
