@@ -15,7 +15,7 @@ int ssdc_dispatch_slots, ssdc_curl_found, ssdc_cf_timers_found, ssdc_cf_main_fou
 // tables of slots to rewrite in it.
 struct library {
     const char *suffix;
-    struct rebinding *tables[3];
+    struct rebinding *tables[4];
 };
 
 static const struct library libraries[] = {
@@ -23,9 +23,9 @@ static const struct library libraries[] = {
     {"/libswift_Concurrency.so", {ssdc_concurrency_clock_rebindings}},
     {"/libFoundationNetworking.so", {ssdc_transfer_rebindings}},
     {"/libFoundationEssentials.so", {ssdc_wall_clock_rebindings}},
-    {"/libFoundation.so", {ssdc_wall_clock_rebindings, ssdc_foundation_wait_rebindings, ssdc_run_loop_rebindings}},
+    {"/libFoundation.so", {ssdc_wall_clock_rebindings, ssdc_foundation_wait_rebindings, ssdc_run_loop_rebindings, ssdc_thread_rebindings}},
     // The program itself, which the loader lists without a name.
-    {"", {ssdc_program_sleep_rebindings, ssdc_program_connection_rebindings}},
+    {"", {ssdc_program_sleep_rebindings, ssdc_program_connection_rebindings, ssdc_thread_rebindings}},
 };
 
 #if defined(__x86_64__)
@@ -58,7 +58,7 @@ static void rebind_relocations(const struct library *library, const ElfW(Rela) *
         if (type != SSDC_JUMP_SLOT && type != SSDC_GLOB_DAT) continue;
         const char *name = strings + symbols[ELF64_R_SYM(relocations[i].r_info)].st_name;
         const struct rebinding *found = NULL;
-        for (size_t t = 0; t < 3 && library->tables[t] && !found; t++) {
+        for (size_t t = 0; t < 4 && library->tables[t] && !found; t++) {
             for (const struct rebinding *entry = library->tables[t]; entry->name && !found; entry++) {
                 if (strcmp(name, entry->name) == 0) found = entry;
             }
@@ -164,6 +164,7 @@ static int find_real(void) {
     FIND(sleep, "sleep")
     FIND(connect, "connect")
     FIND(getaddrinfo, "getaddrinfo")
+    FIND(pthread_create, "pthread_create")
 #undef FIND
     *(void **)&ssdc_real.block_copy = dlsym(blocks, "_Block_copy");
     *(void **)&ssdc_real.block_release = dlsym(blocks, "_Block_release");

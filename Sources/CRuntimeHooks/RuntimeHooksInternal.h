@@ -75,6 +75,7 @@ typedef int (*usleep_fn)(useconds_t);
 typedef unsigned (*sleep_fn)(unsigned);
 typedef int (*connect_fn)(int, const struct sockaddr *, socklen_t);
 typedef int (*getaddrinfo_fn)(const char *, const char *, const struct addrinfo *, struct addrinfo **);
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 
 struct ssdc_real_functions {
@@ -123,6 +124,8 @@ struct ssdc_real_functions {
     // The C library's way onto the network: the program's own calls are rebound too.
     connect_fn connect;
     getaddrinfo_fn getaddrinfo;
+    // How threads start: the program's own and Foundation's `Thread` are counted.
+    pthread_create_fn pthread_create;
 };
 
 
@@ -149,12 +152,13 @@ SSDC_HIDDEN extern struct rebinding ssdc_run_loop_rebindings[];           // lib
 SSDC_HIDDEN extern struct rebinding ssdc_transfer_rebindings[];           // libFoundationNetworking
 SSDC_HIDDEN extern struct rebinding ssdc_program_sleep_rebindings[];      // the program
 SSDC_HIDDEN extern struct rebinding ssdc_program_connection_rebindings[]; // the program
+SSDC_HIDDEN extern struct rebinding ssdc_thread_rebindings[];             // libFoundation, the program
 
 // Slots rewritten per part: Dispatch's decide whether the capture is installed, the others only
 // whether their part of it works.
 SSDC_HIDDEN extern int ssdc_dispatch_slots, ssdc_clocks_rebound, ssdc_dates_rebound, ssdc_transfers_rebound;
 SSDC_HIDDEN extern int ssdc_timers_rebound, ssdc_waits_rebound, ssdc_program_sleeps_rebound, ssdc_main_thread_rebound;
-SSDC_HIDDEN extern int ssdc_connections_rebound;
+SSDC_HIDDEN extern int ssdc_connections_rebound, ssdc_threads_rebound;
 // What the libcurl and CoreFoundation replacements call, found at installation.
 SSDC_HIDDEN extern int ssdc_curl_found, ssdc_cf_timers_found, ssdc_cf_main_found;
 

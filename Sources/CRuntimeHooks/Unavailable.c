@@ -41,6 +41,8 @@ int ssdc_virtual_program_sleeps_available(void) { return 0; }
 int ssdc_program_defines_sleeps(void) { return 0; }
 int ssdc_main_thread_available(void) { return 0; }
 int ssdc_connection_guard_available(void) { return 0; }
+long ssdc_scenario_threads_alive(void) { return 0; }
+int ssdc_thread_count_available(void) { return 0; }
 double ssdc_timer_next_fire(void *timer) { return 0; }
 double ssdc_timer_interval(void *timer) { return 0; }
 int ssdc_timer_is_valid(void *timer) { return 0; }

@@ -92,9 +92,11 @@ extension ShrinkTrial {
             case .finished(let executed):
                 return executed.result
             case .died(let reason):
-                return ScenarioResult(
+                var result = ScenarioResult(
                     id: trial.file.id, name: trial.scenario.name, file: trial.file.path, status: .error, errorMessage: reason,
                     errorLocation: trial.scenario.location)
+                result.errorSubject = FailureSubject(.error, "worker died")
+                return result
             }
         }
     }

@@ -1,7 +1,7 @@
 import ScenarioEngine
 
 /// The passes that cut details: members of matchers, answers and `given`, the expectations
-/// that are no part of the failure kept, the `relax` the result needs, and the schedule.
+/// that are no part of the failure kept, and the schedule.
 extension ShrinkSearch {
     /// Headers, query items and JSON members of matchers and answers, and members of `given`,
     /// level by level: a member that stays is tried member by member below it.
@@ -51,19 +51,6 @@ extension ShrinkSearch {
         items += best.root.childPlaces(of: [.key("invariants"), .key("add")])
         let base = best
         return await minimize(items) { kept in base.removing(items.filter { !kept.contains($0) }) }
-    }
-
-    /// Switches off the checks of unused exchanges and unmatched requests when they fail beside
-    /// the failure kept without being part of it: the result then fails by what it keeps alone.
-    func relaxWhatIsNotKept() async -> Bool {
-        var changed = false
-        for (kind, key) in [(FailurePart.Kind.unused, "unusedExchanges"), (.unmatched, "unmatchedRequests")] where !stopped {
-            guard bestParts.contains(where: { $0.kind == kind && !same.parts.contains($0) }),
-                !same.parts.contains(where: { $0.kind == kind })
-            else { continue }
-            changed = await tryAccepting(best.setting([.key("relax"), .key(key)], to: true)) || changed
-        }
-        return changed
     }
 
     /// The fewest departures from first in, first out that still fail (none at all when the

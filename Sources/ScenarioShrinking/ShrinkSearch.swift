@@ -5,6 +5,15 @@ import ScenarioEngine
 /// the trying of candidates. The passes (in the `ShrinkSearch+` files) offer candidates made from
 /// ``best``; ``firstHolding(_:)`` loads, runs and judges them.
 final class ShrinkSearch {
+    /// What a candidate's failure must be to be taken.
+    enum Acceptance {
+        /// The kept parts and nothing else (``SameFailure/holds(for:)``): a regression test.
+        case exact
+        /// The kept parts and no part the best does not fail by: while the parts beside the kept
+        /// ones are taken out of the input (``SameFailure/narrows(_:within:)``).
+        case narrowing
+    }
+
     let loader: ScenarioLoader
     let oracle: any ShrinkOracle
     /// Where candidates are taken to be: the input's place, so the same invariant files govern them.
@@ -17,8 +26,10 @@ final class ShrinkSearch {
     private(set) var best: ScenarioDocument
     /// The parts of the failure of ``best``'s last run.
     private(set) var bestParts: [FailurePart]
-    /// Which exchanges each step of ``best`` used in that run, when its result tells.
-    private(set) var bestUses: ExchangeUse.PerStep?
+    /// Which exchanges each step of ``best`` used in that run.
+    private(set) var bestUses: ExchangeUse.PerStep
+    /// The exchanges that served the requests each invariant ``best`` broke names.
+    private(set) var bestInvolved: [String: [String]]
     /// Every document that was ``best``, the input first.
     private(set) var accepted: [ScenarioDocument]
     /// Runs so far, and candidates the loader refused (never run).
@@ -26,10 +37,15 @@ final class ShrinkSearch {
     private(set) var refused = 0
     /// Other failures met: one example of each, by their primary part, and how often.
     private(set) var otherFailures: [(part: String, count: Int, example: String)] = []
+    /// What a candidate's failure must be to be taken; changing it forgets earlier verdicts.
+    var acceptance = Acceptance.exact {
+        didSet { verdicts = [Self.key(best.text, schedule): true] }
+    }
     /// Whether each candidate tried (by text and schedule) failed the same way, and how.
     private var verdicts: [String: Bool] = [:]
     private var partsByKey: [String: [FailurePart]] = [:]
     private var usesByKey: [String: ExchangeUse.PerStep] = [:]
+    private var involvedByKey: [String: [String: [String]]] = [:]
     private let isOver: (Int) -> Bool
     private let progress: (ShrinkSearch) -> Void
 
@@ -45,6 +61,7 @@ final class ShrinkSearch {
         best = input
         bestParts = FailureFingerprint.parts(of: inputResult)
         bestUses = ExchangeUse.perStep(of: inputResult)
+        bestInvolved = inputResult.invariantExchanges
         accepted = [input]
         self.isOver = isOver
         self.progress = progress
@@ -59,7 +76,8 @@ final class ShrinkSearch {
         guard candidate != best else { return }
         best = candidate
         bestParts = partsByKey[Self.key(candidate.text, schedule)] ?? bestParts
-        bestUses = usesByKey[Self.key(candidate.text, schedule)]
+        bestUses = usesByKey[Self.key(candidate.text, schedule)] ?? [:]
+        bestInvolved = involvedByKey[Self.key(candidate.text, schedule)] ?? bestInvolved
         accepted.append(candidate)
         progress(self)
     }
@@ -71,6 +89,7 @@ final class ShrinkSearch {
         self.schedule = schedule
         bestParts = partsByKey[Self.key(best.text, schedule)] ?? bestParts
         bestUses = usesByKey[Self.key(best.text, schedule)] ?? bestUses
+        bestInvolved = involvedByKey[Self.key(best.text, schedule)] ?? bestInvolved
         progress(self)
     }
 
@@ -146,11 +165,16 @@ final class ShrinkSearch {
         for (entry, result) in zip(batch, results) {
             runs += 1
             let parts = FailureFingerprint.parts(of: result)
-            let holds = same.holds(for: parts)
+            let holds =
+                switch acceptance {
+                case .exact: same.holds(for: parts)
+                case .narrowing: same.narrows(parts, within: bestParts) && Set(parts) != Set(bestParts)
+                }
             verdicts[entry.key] = holds
             if holds {
                 partsByKey[entry.key] = parts
                 usesByKey[entry.key] = ExchangeUse.perStep(of: result)
+                involvedByKey[entry.key] = result.invariantExchanges
                 hit = hit ?? entry.index
             } else if result.status != .passed {
                 noteOtherFailure(parts, result)

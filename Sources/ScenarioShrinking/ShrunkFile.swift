@@ -1,10 +1,10 @@
 import Foundation
 import ScenarioEngine
 
-/// The shrunk scenario as a file a person commits as it is: it says in `name` and `description`
-/// what it was shrunk from and which failure it keeps, and it holds at its own place: `$schema`
-/// and answer `file` paths lead where they led from the input's folder, and an invariant it
-/// fails by that governs the input but not the place it is written to comes with it (`add`).
+/// The shrunk scenario as a file a person commits as it is: one line of `description` says what
+/// it was shrunk from and what it fails by, `$schema` and answer `file` paths lead where they led
+/// from the input's folder, and the invariants it fails by are the folder's, by id: a copy is
+/// never written into the file (beside the team's `invariants.json` it would define the id twice).
 struct ShrunkFile {
     let input: DiscoveredScenario
     let output: String
@@ -12,59 +12,58 @@ struct ShrunkFile {
     /// The schedule the result fails under; `nil` for first in, first out.
     let schedule: JobSchedule?
 
-    /// `document`, finished: renamed, described, its paths and invariants made to hold at `output`.
+    /// `document`, finished: renamed, described, its paths made to hold at `output`.
     func finished(_ document: ScenarioDocument, from size: ShrinkSize) -> ScenarioDocument {
         var out = document
         let inputFolder = Self.folder(of: input.path)
         let outputFolder = Self.folder(of: output)
-        if let name = out.root["name"]?.stringValue, !name.hasSuffix(" (shrunk)") {
-            out[place: [.key("name")]] = .string(name + " (shrunk)")
+        if let name = out.root[ScenarioKey.name]?.stringValue, !name.hasSuffix(" (shrunk)") {
+            out[place: [.key(ScenarioKey.name)]] = .string(name + " (shrunk)")
         }
-        let under = schedule.map { ", under --replay-schedule \($0)" } ?? ""
-        let was = out.root["description"]?.stringValue.map { " It was: \($0)" } ?? ""
-        out[place: [.key("description")]] = .string(
-            "Shrunk by '\(ScenarioProcess.commandName) shrink' from \(Self.named(input.path)) (\(size)) to \(document.size); "
-                + "it keeps the failure \(same)\(under).\(was)")
-        if let schema = out.root["$schema"]?.stringValue {
-            out[place: [.key("$schema")]] = .string(Self.relocated(schema, from: inputFolder, to: outputFolder))
+        let under = schedule.map { ", under the schedule \($0) (--replay-schedule)" } ?? ""
+        out[place: [.key(ScenarioKey.description)]] = .string(
+            "Shrunk from \(Self.named(input.path)): \(size.steps) steps, \(size.exchanges) exchanges → \(document.size.steps), "
+                + "\(document.size.exchanges); fails by \(same)\(under).")
+        if let schema = out.root[ScenarioKey.schema]?.stringValue {
+            out[place: [.key(ScenarioKey.schema)]] = .string(Self.relocated(schema, from: inputFolder, to: outputFolder))
+        } else if let schema = Self.schemaAbove(outputFolder) {
+            out = ScenarioDocument(
+                .object(JSONObject([(ScenarioKey.schema, .string(schema))] + (out.root.objectValue?.members ?? []))),
+                stepOrigins: out.stepOrigins)
         }
         for (index, exchange) in out.exchanges.enumerated() {
-            guard let body = exchange["response"]?["file"]?.stringValue else { continue }
-            out[place: [.key("exchanges"), .index(index), .key("response"), .key("file")]] =
+            guard let body = exchange[ScenarioKey.response]?[ScenarioKey.file]?.stringValue else { continue }
+            out[place: ScenarioDocument.exchangePlace(index) + [.key(ScenarioKey.response), .key(ScenarioKey.file)]] =
                 .string(Self.relocated(body, from: inputFolder, to: outputFolder))
-        }
-        return inheritingInvariants(out)
-    }
-
-    /// The invariants the kept failure breaks that would not govern the file at `output` come
-    /// in its own `add`; switches for invariants that nothing defines there go.
-    private func inheritingInvariants(_ document: ScenarioDocument) -> ScenarioDocument {
-        let atInput = InvariantFiles.inherited(path: input.path, id: input.id).invariants
-        let atOutput = Set(InvariantFiles.inherited(path: output, id: Self.id(of: output)).invariants.map(\.id))
-        var out = document
-        let own = Set((out.root["invariants"]?["add"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
-        let kept = same.parts.filter { $0.kind == .invariant }.map(\.name)
-        let missing = atInput.filter { kept.contains($0.id) && !atOutput.contains($0.id) && !own.contains($0.id) }
-        let copies = missing.compactMap(Self.written)
-        if !copies.isEmpty {
-            out[place: [.key("invariants")]] = out.root["invariants"] ?? .object([:])
-            out[place: [.key("invariants"), .key("add")]] = .array((out.root["invariants"]?["add"]?.arrayValue ?? []) + copies)
-        }
-        if let off = out.root["invariants"]?["off"]?.objectValue {
-            let defined = atOutput.union(own).union(missing.map(\.id))
-            out[place: [.key("invariants"), .key("off")]] = .object(JSONObject(unchecked: off.members.filter { defined.contains($0.key) }))
         }
         return out.normalized()
     }
 
-    /// An invariant as written in its file (`$.invariants[3]` of the file it was read from).
-    private static func written(_ invariant: Invariant) -> JSONValue? {
-        let path = invariant.location.path
-        guard path.hasPrefix("$.invariants["), let index = Int(path.dropFirst("$.invariants[".count).prefix { $0.isNumber }),
-            let bytes = try? FileBytes.read(invariant.location.file),
-            let file = try? JSONTextParser(data: Data(bytes), file: invariant.location.file).parseDocument().value
-        else { return nil }
-        return file[place: [.key("invariants"), .index(index)]]
+    /// Whether the invariants the kept failure breaks govern a file at `output` as they govern
+    /// the input: where they do not, the result is checked where the input is (the copy a test
+    /// bundle writes among its reports belongs beside the team's scenarios).
+    var keptInvariantsGovernOutput: Bool {
+        let kept = Set(same.parts.filter { $0.kind == .invariant }.map(\.name))
+        guard !kept.isEmpty else { return true }
+        let atOutput = Set(InvariantFiles.inherited(path: output, id: Self.id(of: output)).invariants.map(\.id))
+        return kept.isSubset(of: atOutput)
+    }
+
+    /// `scenario.schema.json` in `folder` or a folder above it (up to the working directory, or
+    /// three levels), relative to `folder`: where `scenario init` puts it.
+    static func schemaAbove(_ folder: String) -> String? {
+        let start = URL(fileURLWithPath: folder).standardizedFileURL
+        let stop = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        var current = start
+        for level in 0..<4 {
+            let candidate = current.appendingPathComponent("scenario.schema.json")
+            if FileManager.default.fileExists(atPath: candidate.path) {
+                return String(repeating: "../", count: level) + "scenario.schema.json"
+            }
+            if current.path == stop || current.path == "/" { break }
+            current = current.deletingLastPathComponent()
+        }
+        return nil
     }
 
     /// How the file names the input: as given, or by its name alone when that was absolute (a

@@ -8,7 +8,13 @@ extension TraceImporter {
 
     /// One kept entry with what the importer worked out about it.
     struct Item {
-        enum Role { case step, app, start, retry, redirect }
+        enum Role {
+            case step, app, start, retry, redirect
+
+            /// Whether the stack sends it by itself, within an action: the app's own requests
+            /// (a refresh), retries and followed redirects.
+            var isStacksOwn: Bool { self == .app || self == .retry || self == .redirect }
+        }
         var entry: HARLog.Entry
         var index: Int
         var path: String
@@ -139,9 +145,12 @@ extension TraceImporter {
     }
 
     /// Whether `item` is the stack sending `previous` again by itself (``TraceImportSpec/stackRetry``):
-    /// `previous` was answered with a status it retries, and `item` went out when the wait ended,
-    /// the answer's `Retry-After` (up to the stack's longest wait) or, without one, the stack's
-    /// own backoff. A repeat at another time, or after a wait the stack does not sit out, is the user's.
+    /// `previous` was answered with a status it retries, and `item` went out by the time the wait
+    /// ended, the answer's `Retry-After` (up to the stack's longest wait) or, without one, the
+    /// stack's own backoff. One sent before the wait was over is the stack's too: a stack that
+    /// does not sit the wait out is the bug a capture brings, and the user does not tap again
+    /// while the request is still on its way. A repeat well after the wait, or after a wait the
+    /// stack does not sit out, is the user's.
     func isStackRetry(_ item: Item, after previous: Item) -> Bool {
         guard let retry = spec.stackRetry, let answer = previous.entry.response, retry.statuses.contains(answer.status) else {
             return false
@@ -153,7 +162,7 @@ extension TraceImporter {
         guard let wait = RetryAfterValue.wait(header, at: previous.entry.ended), wait <= retry.longestWait else { return false }
         // A real stack's timer fires a little late; a tenth of the wait (at least a second) is still that timer.
         let late = max(Duration.seconds(1), wait / 10)
-        return gap >= wait - rounding && gap <= wait + late
+        return gap >= .zero - rounding && gap <= wait + late
     }
 
     /// Step items in overlapping runs: each run is one step.
@@ -191,7 +200,8 @@ extension TraceImporter {
         var after: String?
         /// The overlapping run it belongs to, when it is one of several.
         var group: Int?
-        /// A followed redirect: the run may or may not use it.
+        /// What the stack sends by itself (a refresh, a retry, a followed redirect): a run may use
+        /// it fewer times than the capture did (a fixed stack refreshes once), so it is optional.
         var optional: Bool
         /// The entry it was made from, for issues.
         var entry: Int
@@ -224,7 +234,7 @@ extension TraceImporter {
             let after = lastByKey[key].map { plans[$0].id }
             plans.append(
                 ExchangePlan(
-                    id: id, first: position, times: 1, after: after, group: group, optional: item.role == .redirect, entry: item.index))
+                    id: id, first: position, times: 1, after: after, group: group, optional: item.role.isStacksOwn, entry: item.index))
             lastByKey[key] = plans.count - 1
             items[position].exchange = plans.count - 1
         }

@@ -4,8 +4,9 @@ import ScenarioTraces
 import Testing
 
 /// A stack that retries a 429 or 503 by itself (``TraceImportSpec/StackRetry``): the same request
-/// again once the wait is over is the stack's, inside the step; a repeat at another time, or after
-/// a wait the stack does not sit out, is the user's second step.
+/// again by the time the wait is over is the stack's, inside the step (also when it came too
+/// early: that is the bug a capture brings); a repeat well after, or after a wait the stack does
+/// not sit out, is the user's second step.
 @Suite struct TraceImportRetryTests {
     static let retrying = TraceImportSpec(requestAction: "call", stackRetry: .init())
     static let origin = Date(timeIntervalSince1970: 1_767_225_600)
@@ -35,6 +36,16 @@ import Testing
         // 503 without Retry-After: the stack's own backoff, 1 s then 2 s.
         let backoff = [Self.entry(0, status: 503), Self.entry(1.010, status: 503), Self.entry(3.020, status: 200)]
         #expect(try Self.calls(backoff).count == 1)
+    }
+
+    /// A stack that does not sit the wait out retries after its own backoff: still the stack's,
+    /// so a fixed stack that waits meets the same answers in the same order.
+    @Test func aRetryBeforeTheWaitEndsIsTheStacksToo() throws {
+        let early = [
+            Self.entry(0, status: 503, retryAfter: "6"), Self.entry(1.010, status: 503, retryAfter: "5"),
+            Self.entry(3.020, status: 201),
+        ]
+        #expect(try Self.calls(early).count == 1)
     }
 
     @Test func theUserSendingAgainLaterIsTwoSteps() throws {

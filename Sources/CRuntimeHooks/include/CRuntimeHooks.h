@@ -120,6 +120,11 @@ int ssdc_virtual_waits_available(void);
 int ssdc_main_thread_available(void);
 /// Whether the program's own calls to `connect` and `getaddrinfo` were redirected (see `connection`).
 int ssdc_connection_guard_available(void);
+
+/// How many threads started by a runner (or by a thread a runner started) are still running:
+/// work on them may still come back to the scenario. Whether threads are counted at all.
+long ssdc_scenario_threads_alive(void);
+int ssdc_thread_count_available(void);
 /// Whether the program's own calls to `usleep`, `sleep` and `nanosleep` were redirected.
 int ssdc_virtual_program_sleeps_available(void);
 /// Whether the program itself defines those sleeps (a sanitizer's runtime does): its calls then

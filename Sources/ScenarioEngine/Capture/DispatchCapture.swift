@@ -73,6 +73,13 @@ enum DispatchCapture {
     /// sanitizer, whose runtime defines them in the program).
     static let guardsConnections: Bool = installed && ssdc_connection_guard_available() != 0
 
+    /// Whether threads the scenario's code starts are counted (``threadsStartedAlive``).
+    static let countsThreads: Bool = installed && ssdc_thread_count_available() != 0
+
+    /// How many threads the scenario's code started (from a runner, or from such a thread) are
+    /// still running: work on them may still come back.
+    static var threadsStartedAlive: Int { Int(ssdc_scenario_threads_alive()) }
+
     /// Whether the program defines the C library's sleeps itself, as a sanitizer's runtime does.
     static let programDefinesSleeps: Bool = ssdc_program_defines_sleeps() != 0
 

@@ -11,30 +11,39 @@ enum ExpectationChecks {
         var requests: [RunRecord.Request]
     }
 
-    /// An action's result against the outcome a step expects.
-    static func outcome(_ result: ActionResult?, against outcome: Outcome?, label: String, location: ScenarioLocation) -> AssertionResult {
+    /// An action's result against the outcome a step expects; `action` names it in the failure.
+    static func outcome(
+        _ result: ActionResult?, against outcome: Outcome?, action: String, label: String, location: ScenarioLocation
+    ) -> AssertionResult {
         guard let outcome else { return AssertionResult(label: label, passed: true) }
+        func failed(_ observed: String) -> [FailureSubject] { [FailureSubject(.outcome, action, observed: observed)] }
         guard let result else {
-            return AssertionResult(label: label, passed: false, message: "the action did not finish", location: location)
+            return AssertionResult(
+                label: label, passed: false, message: "the action did not finish", location: location, subjects: failed("did not finish"))
+        }
+        // A value or an error compared with what the step wants: each mismatch by its place.
+        func compared(_ want: JSONValue, _ have: JSONValue) -> AssertionResult {
+            compare(label: label, path: "", expected: want, actual: have, location: { _ in location }) { mismatches in
+                failed(mismatches.map { $0.path.isEmpty ? "got \($0.actual)" : "\($0.path) got \($0.actual)" }.joined(separator: "; "))
+            }
         }
         switch (outcome, result) {
         case (.ok, .value):
             return AssertionResult(label: label, passed: true)
         case (.value(let want), .value(let have)):
-            return compare(label: label, subject: "", expected: want, actual: have, location: { _ in location })
+            return compared(want, have)
         case (.error(let want), .error(let have)):
-            let expected: JSONValue = want.stringValue.map { ["code": .string($0)] } ?? want
-            return compare(label: label, subject: "", expected: expected, actual: have, location: { _ in location })
+            return compared(want.stringValue.map { ["code": .string($0)] } ?? want, have)
         case (_, .value(let have)):
             return AssertionResult(
                 label: label, passed: false, message: "expected the action to fail, but it succeeded", expected: outcomeText(outcome),
-                actual: "value " + have.compactText,
-                location: location)
+                actual: "value " + have.compactText, location: location, subjects: failed("succeeded"))
         case (_, .error(let have)):
+            let code = have["code"]?.stringValue ?? have.compactText
             return AssertionResult(
-                label: label, passed: false,
-                message: "expected the action to succeed, but it failed with \(have["code"]?.stringValue ?? have.compactText)",
-                expected: outcomeText(outcome), actual: "error " + have.compactText, location: location)
+                label: label, passed: false, message: "expected the action to succeed, but it failed with \(code)",
+                expected: outcomeText(outcome), actual: "error " + have.compactText, location: location,
+                subjects: failed("failed with \(code)"))
         }
     }
 
@@ -52,14 +61,26 @@ enum ExpectationChecks {
         // Each failed check points at the key that failed, not at the block.
         let location = expect.location(of:)
         if let state = expect.state, let snapshot = observed.state {
-            out.append(compare(label: "state", subject: "state", expected: state, actual: snapshot, location: location))
+            // A key by its name without indices: an element's index moves as a run changes.
+            out.append(
+                compare(label: "state", path: "state", expected: state, actual: snapshot, location: location) { mismatches in
+                    mismatches.map { FailureSubject(.expectation, "state" + $0.path.prefix { $0 != "[" }, observed: "got \($0.actual)") }
+                })
+        }
+        // Alerts and timelines by their name alone, each mismatch by what it saw.
+        func list(_ name: String) -> ([JSONMatch.Mismatch]) -> [FailureSubject] {
+            { mismatches in mismatches.map { FailureSubject(.expectation, name, observed: "got \($0.actual)") } }
         }
         if let alerts = expect.alerts, let actual = observed.alerts {
-            out.append(compare(label: "alerts", subject: "alerts", expected: .array(alerts), actual: .array(actual), location: location))
+            out.append(
+                compare(
+                    label: "alerts", path: "alerts", expected: .array(alerts), actual: .array(actual), location: location, list("alerts")))
         }
         if let timeline = expect.timeline, let actual = observed.timeline {
             out.append(
-                compare(label: "timeline", subject: "timeline", expected: .array(timeline), actual: .array(actual), location: location))
+                compare(
+                    label: "timeline", path: "timeline", expected: .array(timeline), actual: .array(actual), location: location,
+                    list("timeline")))
         }
         if let requests = expect.requests {
             out += RequestLogCheck(log: observed.requests, exchanges: exchanges).evaluate(requests, location: location)
@@ -80,10 +101,10 @@ enum ExpectationChecks {
                 }
                 assertions.append(
                     AssertionResult(
-                        label: "unmatched requests", passed: false,
+                        label: AssertionResult.unmatchedRequests, passed: false,
                         message: "\(unmatched.count) request(s) matched no exchange; script them or set relax.unmatchedRequests",
-                        expected: "none",
-                        actual: lines.joined(separator: "\n"), location: scenario.location))
+                        expected: "none", actual: lines.joined(separator: "\n"), location: scenario.location,
+                        subjects: unmatched.map { FailureSubject(.unmatched, "\($0.request.method) \($0.request.path)") }))
             }
         }
         if !scenario.relax.unusedExchanges {
@@ -96,26 +117,29 @@ enum ExpectationChecks {
                 }
                 assertions.append(
                     AssertionResult(
-                        label: "unused exchanges", passed: false,
+                        label: AssertionResult.unusedExchanges, passed: false,
                         message: "\(unused.count) exchange(s) were not used as scripted; remove them, fix `times`, or mark them optional",
-                        expected: "every exchange used", actual: lines.joined(separator: "\n"), location: unused.first?.element.location))
+                        expected: "every exchange used", actual: lines.joined(separator: "\n"), location: unused.first?.element.location,
+                        subjects: unused.map { FailureSubject(.unused, $0.element.id) }))
             }
         }
         return assertions
     }
 
-    /// `subject` starts each mismatch's path in the message (`state` gives `state.auth: ...`);
-    /// `location` finds where the first mismatch's key is written from that path.
+    /// `path` starts each mismatch's path in the message (`state` gives `state.auth: ...`);
+    /// `location` finds where the first mismatch's key is written from that path, and `subjects`
+    /// says what the mismatches are about.
     static func compare(
-        label: String, subject: String, expected: JSONValue, actual: JSONValue, location: (String) -> ScenarioLocation?
+        label: String, path: String, expected: JSONValue, actual: JSONValue, location: (String) -> ScenarioLocation?,
+        _ subjects: ([JSONMatch.Mismatch]) -> [FailureSubject]
     ) -> AssertionResult {
         let mismatches = JSONMatch.mismatches(expected: expected, actual: actual)
         guard !mismatches.isEmpty else { return AssertionResult(label: label, passed: true) }
         let shown = JSONMatch.project(actual, onto: expected)
         let expectedText = expected.prettyText
         let actualText = shown.prettyText
-        func place(_ path: String) -> String {
-            let full = subject + (subject.isEmpty && path.hasPrefix(".") ? String(path.dropFirst()) : path)
+        func place(_ mismatch: String) -> String {
+            let full = path + (path.isEmpty && mismatch.hasPrefix(".") ? String(mismatch.dropFirst()) : mismatch)
             return full.isEmpty ? "" : full + ": "
         }
         let message =
@@ -123,6 +147,7 @@ enum ExpectationChecks {
             + (mismatches.count > 5 ? "; and \(mismatches.count - 5) more" : "")
         return AssertionResult(
             label: label, passed: false, message: message, expected: expectedText, actual: actualText,
-            diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location(subject + mismatches[0].path))
+            diff: TextDiff.lines(expected: expectedText, actual: actualText), location: location(path + mismatches[0].path),
+            subjects: subjects(mismatches))
     }
 }

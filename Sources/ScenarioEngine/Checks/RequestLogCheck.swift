@@ -18,7 +18,8 @@ struct RequestLogCheck {
                     ? AssertionResult(label: "requests.total", passed: true)
                     : AssertionResult(
                         label: "requests.total", passed: false, message: "expected \(total) request(s), the stack sent \(log.count)",
-                        expected: "\(total)", actual: "\(log.count)\n" + shaped(like: []), location: location))
+                        expected: "\(total)", actual: "\(log.count)\n" + shaped(like: []), location: location,
+                        subjects: [FailureSubject(.expectation, "requests.total")]))
         }
         for (exchange, count) in expect.counts {
             let actual = log.count { ($0.exchange ?? Self.unmatched) == exchange }
@@ -28,7 +29,8 @@ struct RequestLogCheck {
                     : AssertionResult(
                         label: "requests.counts.\(exchange)", passed: false,
                         message: "expected exchange '\(exchange)' to serve \(count) request(s), it served \(actual)",
-                        expected: "\(count)", actual: "\(actual)", location: locate("requests.counts.\(exchange)")))
+                        expected: "\(count)", actual: "\(actual)", location: locate("requests.counts.\(exchange)"),
+                        subjects: [FailureSubject(.expectation, "requests.counts.\(exchange)")]))
         }
         if let patterns = expect.log { out.append(checkLog(patterns, location: locate("requests.log"))) }
         return out
@@ -62,9 +64,11 @@ struct RequestLogCheck {
         -> AssertionResult
     {
         let actual = shaped(like: patterns)
+        // The log's first misfit is what it saw: counts change as steps go, the misfit does not.
         return AssertionResult(
             label: "requests.log", passed: false, message: message, expected: expected, actual: actual,
-            diff: TextDiff.lines(expected: expected, actual: actual), location: location)
+            diff: TextDiff.lines(expected: expected, actual: actual), location: location,
+            subjects: [FailureSubject(.expectation, "requests.log", observed: message)])
     }
 
     /// The log described with the same fields the patterns ask about, run by run, so the

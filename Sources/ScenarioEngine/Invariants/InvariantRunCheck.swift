@@ -8,6 +8,9 @@ struct InvariantRunCheck {
     var assertions: [AssertionResult] = []
     /// Values the messages quote: the run's result masks them like every secret.
     var quoted: [String] = []
+    /// For each invariant that broke, the exchanges that served the requests it names, in the
+    /// order of those requests (an exchange once).
+    var involvedExchanges: [String: [String]] = [:]
 
     /// The most violations one invariant lists.
     static let shownViolations = 5
@@ -31,6 +34,11 @@ struct InvariantRunCheck {
             quoted += mine.flatMap(\.quoted)
             // Each request by the line that sent it, as the transcript shows it.
             let numbers = Array(Set(mine.flatMap(\.requests))).sorted()
+            var involved: [String] = []
+            for number in numbers where number >= 1 && number <= record.requests.count {
+                if let exchange = record.requests[number - 1].exchange, !involved.contains(exchange) { involved.append(exchange) }
+            }
+            involvedExchanges[invariant.id] = involved
             let sent = numbers.compactMap { number in
                 number >= 1 && number <= record.requests.count ? record.events[record.requests[number - 1].order - 1] : nil
             }
@@ -40,7 +48,8 @@ struct InvariantRunCheck {
             assertions.append(
                 AssertionResult(
                     label: label, passed: false, message: message, expected: invariant.description.isEmpty ? nil : invariant.description,
-                    actual: actual.isEmpty ? nil : actual.joined(separator: "\n"), location: invariant.location))
+                    actual: actual.isEmpty ? nil : actual.joined(separator: "\n"), location: invariant.location,
+                    subjects: [FailureSubject(.invariant, invariant.id)]))
         }
     }
 }

@@ -14,6 +14,10 @@ public struct AssertionResult: Sendable, Hashable, Codable {
     public var diff: String?
     /// Where the expectation is written.
     public var location: ScenarioLocation?
+    /// What each failure it reports is about (one per mismatched key, unmatched request or
+    /// unused exchange); empty when it held, and for notes that are not failures of the run
+    /// (which schedule failed, a repeat that differed).
+    public var subjects: [FailureSubject] = []
 
     /// The label of the check that lists requests no exchange matched.
     package static let unmatchedRequests = "unmatched requests"
@@ -28,7 +32,7 @@ public struct AssertionResult: Sendable, Hashable, Codable {
     /// Whether this check names a cause rather than a symptom: a request no exchange matched (the
     /// stack got a 404 it was never meant to see) or an exchange left unused (an answer the
     /// stack never got). Reports put causes first.
-    package var isCause: Bool { label == Self.unmatchedRequests || label == Self.unusedExchanges }
+    package var isCause: Bool { subjects.contains(where: \.isCause) }
 
     /// What went wrong in one line: the label, then the message; the label once when the message
     /// already begins with it (`state.auth: expected ...`).
@@ -43,7 +47,7 @@ public struct AssertionResult: Sendable, Hashable, Codable {
     /// Creates an assertion result.
     package init(
         label: String, passed: Bool, message: String = "", expected: String? = nil, actual: String? = nil,
-        diff: String? = nil, location: ScenarioLocation? = nil
+        diff: String? = nil, location: ScenarioLocation? = nil, subjects: [FailureSubject] = []
     ) {
         self.label = label
         self.passed = passed
@@ -52,5 +56,6 @@ public struct AssertionResult: Sendable, Hashable, Codable {
         self.actual = actual
         self.diff = diff
         self.location = location
+        self.subjects = subjects
     }
 }

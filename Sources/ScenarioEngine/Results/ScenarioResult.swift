@@ -28,6 +28,8 @@ public struct ScenarioResult: Sendable, Codable {
     public var errorMessage: String?
     /// Where the error points, when it points somewhere.
     public var errorLocation: ScenarioLocation?
+    /// What the error is, for `.error`: stuck, escaped, or another fault by name.
+    public var errorSubject: FailureSubject?
     /// The run's events as its reports show them: masked, cut after the first divergence and
     /// to its first and last halves (see ``Transcript``).
     package var entries: [TranscriptEntry]
@@ -49,6 +51,21 @@ public struct ScenarioResult: Sendable, Codable {
     /// Under a schedule other than first in, first out: the departures from it the run took,
     /// which replay the run as an explicit schedule.
     package var scheduleTaken: ExplicitSchedule?
+    /// How many requests each step had served by each exchange, from the run's record: step
+    /// index (1-based, as ``StepResult/index``) to exchange id to requests. What lets the
+    /// shrinker take a step out with the uses it made of each exchange.
+    package var exchangeUse: [Int: [String: Int]] = [:]
+    /// For each invariant the run broke, the exchanges that served the requests it names: the
+    /// answers the bug alone may have needed.
+    package var invariantExchanges: [String: [String]] = [:]
+
+    /// Every failure of the result, as data, in the order its report gives them: the error
+    /// first, then causes, then symptoms in step order; each once.
+    public var failureSubjects: [FailureSubject] {
+        var seen = Set<FailureSubject>()
+        let all = (errorSubject.map { [$0] } ?? []) + failedChecks.flatMap(\.check.subjects)
+        return all.filter { seen.insert($0).inserted }
+    }
 
     /// Creates a scenario result.
     package init(
@@ -77,6 +94,7 @@ public struct ScenarioResult: Sendable, Codable {
             id: file.id, name: file.id, file: file.path, status: .error,
             errorMessage: failure.issues.isEmpty ? "could not load \(file.path)" : failure.description,
             errorLocation: failure.issues.first?.location)
+        errorSubject = FailureSubject(.error, "load")
     }
 
     /// Every assertion that did not hold, causes first (see ``failedChecks``).

@@ -18,7 +18,9 @@ extension ScenarioRun {
     /// app back on another thread, into the next run.
     func abandon(_ message: String, ending turn: ScenarioTurn) -> RunOutcome {
         scheduler.waitLimits = nil
-        let result = outcome(errorMessage: message, errorLocation: currentStep?.location ?? scenario.location)
+        // A wait that went past the step's limits holds the thread: the run is stuck in it.
+        let result = outcome(
+            fault: RunFault(message: message, location: currentStep?.location ?? scenario.location, subject: FailureSubject(.stuck)))
         turn.end()
         return result
     }

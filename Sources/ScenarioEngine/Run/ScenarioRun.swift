@@ -30,6 +30,8 @@ package final class ScenarioRun: @unchecked Sendable {
         actionLog.map { RunRecord.Action(name: $0.call.action, began: $0.began, ended: $0.ended.value, result: $0.result) }
     }
     private(set) var invariantSecrets: [String] = []
+    /// The exchanges that served the requests each broken invariant names.
+    private(set) var invariantExchanges: [String: [String]] = [:]
     /// Ends the run from inside a wait of the app's that went past a step's limits (set while
     /// the run holds its turn; see ``abandon(_:ending:)``).
     private(set) var endFromAWait: ((String) -> Never)?
@@ -61,13 +63,26 @@ package final class ScenarioRun: @unchecked Sendable {
     }
 
     /// How long a run about to be called stuck waits, in real time, for work coming back from
-    /// another thread, so an escape is named as one. Only failing runs ever wait.
+    /// another thread, so an escape is named as one. Only failing runs ever wait, and only while
+    /// such work may still come (``mayHearFromElsewhere``).
     static let stragglerWait: TimeInterval = 1
 
-    /// A run failed in a way that ends it: stuck, busy, or a driver fault.
+    /// Whether work may still come back to the scenario from a thread it does not own: a thread
+    /// its code started is still running, the URLSession route or declared outside work has
+    /// something away, or the capture does not see every thread. When none holds, a run with
+    /// nothing scheduled that still waits can never finish, and is known so at once.
+    private var mayHearFromElsewhere: Bool {
+        ScenarioHost.shared.level != .full || !DispatchCapture.countsThreads || DispatchCapture.threadsStartedAlive > 0
+            || scheduler.outside.isAway || scheduler.outside.hasDeclaredWork
+    }
+
+    /// A run failed in a way that ends it: stuck, busy, escaped, or a driver fault.
     private struct Abort: Error {
-        var message: String
-        var location: ScenarioLocation?
+        var fault: RunFault
+
+        init(_ subject: FailureSubject, message: String, location: ScenarioLocation? = nil) {
+            fault = RunFault(message: message, location: location, subject: subject)
+        }
     }
 
     /// Where the stack is told the backend is.
@@ -85,7 +100,7 @@ package final class ScenarioRun: @unchecked Sendable {
         do {
             turn = try ScenarioTurn.begin(for: scheduler, serving: backend) { message in abandoned(run.stalledOutcome(message)) }
         } catch {
-            return outcome(errorMessage: "\(error)", errorLocation: nil)
+            return outcome(fault: RunFault(message: "\(error)", subject: FailureSubject(.error, "host")))
         }
         defer { turn.end() }
         endFromAWait = { [unowned self] message in
@@ -108,8 +123,7 @@ package final class ScenarioRun: @unchecked Sendable {
             transport = ScriptedTransport(backend: backend)
         }
 
-        var errorMessage: String?
-        var errorLocation: ScenarioLocation?
+        var fault: RunFault?
         do {
             let context = DriverContext(
                 given: scenario.given, transport: transport, clock: clock, baseURL: Self.baseURL, route: plan.route, run: runKey,
@@ -121,7 +135,9 @@ package final class ScenarioRun: @unchecked Sendable {
             switch made {
             case .success(let session): self.session = session
             case .failure(let error):
-                throw Abort(message: "the driver could not start from 'given': \(error)", location: scenario.location)
+                throw Abort(
+                    FailureSubject(.error, "driver start"), message: "the driver could not start from 'given': \(error)",
+                    location: scenario.location)
             }
             for (offset, step) in scenario.steps.enumerated() {
                 try perform(step, index: offset + 1)
@@ -132,16 +148,14 @@ package final class ScenarioRun: @unchecked Sendable {
             if !plan.invariantsOnly { try finalChecks() }
             try checkInvariants()
         } catch let abort as Abort {
-            errorMessage = abort.message
-            errorLocation = abort.location
+            fault = abort.fault
         } catch {
-            errorMessage = "\(error)"
+            fault = RunFault(message: "\(error)", subject: FailureSubject(.error, "driver"))
         }
-        if let runaway = tearDown(), errorMessage == nil {
-            errorMessage = runaway
-            errorLocation = scenario.location
+        if let runaway = tearDown(), fault == nil {
+            fault = RunFault(message: runaway, location: scenario.location, subject: FailureSubject(.error, "ran on after the end"))
         }
-        return outcome(errorMessage: errorMessage, errorLocation: errorLocation)
+        return outcome(fault: fault)
     }
 
     // MARK: - Steps
@@ -162,14 +176,16 @@ package final class ScenarioRun: @unchecked Sendable {
             try wait(for: actions, step: step)
             // Copies that ended the same way are one check: `copies 1-5 of 5`.
             assertions += CopyGroups.grouped(
-                actions.map { ExpectationChecks.outcome($0.result, against: expect, label: "outcome", location: step.location) })
+                actions.map {
+                    ExpectationChecks.outcome($0.result, against: expect, action: call.action, label: "outcome", location: step.location)
+                })
         case .group(let calls, let expects):
             let actions = calls.map(start)
             try wait(for: actions, step: step)
             for (offset, action) in actions.enumerated() {
                 assertions.append(
                     ExpectationChecks.outcome(
-                        action.result, against: expects[offset], label: "outcome of \(calls[offset].action)",
+                        action.result, against: expects[offset], action: calls[offset].action, label: "outcome of \(calls[offset].action)",
                         location: calls[offset].location))
             }
         case .start(let call, let handle):
@@ -177,12 +193,14 @@ package final class ScenarioRun: @unchecked Sendable {
             try settle()
         case .await(let handle, let expect):
             guard let action = handles[handle] else {
-                throw Abort(message: "no background action is named '\(handle)'", location: step.location)
+                throw Abort(
+                    FailureSubject(.error, "unknown handle"), message: "no background action is named '\(handle)'", location: step.location)
             }
             try wait(for: [action], step: step)
             handles[handle] = nil
             assertions.append(
-                ExpectationChecks.outcome(action.result, against: expect, label: "outcome of '\(handle)'", location: step.location))
+                ExpectationChecks.outcome(
+                    action.result, against: expect, action: action.call.action, label: "outcome of '\(handle)'", location: step.location))
         case .check where plan.invariantsOnly:
             try settle()
         case .advance(let duration):
@@ -236,14 +254,14 @@ package final class ScenarioRun: @unchecked Sendable {
         let started = clock.now
         while actions.contains(where: { $0.result == nil }) {
             guard let next = clock.nextDeadline, started.duration(to: next) <= scenario.timeLimit else {
-                if clock.nextDeadline == nil, scheduler.awaitStraggler(seconds: Self.stragglerWait) {
+                if clock.nextDeadline == nil, mayHearFromElsewhere, scheduler.awaitStraggler(seconds: Self.stragglerWait) {
                     try settle()
                     continue
                 }
                 // What escaped meanwhile (a request another thread sent, held back) says more than "stuck".
                 try settle()
                 let waiting = actions.filter { $0.result == nil }.map(\.call.action)
-                throw Abort(message: stuck.text(waitingActions: waiting), location: step.location)
+                throw Abort(FailureSubject(.stuck), message: stuck.text(waitingActions: waiting), location: step.location)
             }
             try advance(to: next)
         }
@@ -257,6 +275,7 @@ package final class ScenarioRun: @unchecked Sendable {
             if wakes > scenario.limits.wakes {
                 let from = clock.now
                 throw Abort(
+                    FailureSubject(.error, "clock wakes"),
                     message:
                         "this step woke the clock \(scenario.limits.wakes) times and reached \(from) of virtual time with \(VirtualClock.Instant.format(from.duration(to: target))) still to go (a timer that ticks on and on?); raise limits.wakes if you mean it",
                     location: currentStep?.location)
@@ -274,17 +293,22 @@ package final class ScenarioRun: @unchecked Sendable {
             try scheduler.runUntilIdle(jobLimit: scenario.limits.jobs)
         } catch .busy(let jobs) {
             throw Abort(
+                FailureSubject(.error, "busy"),
                 message:
                     "the app never became idle (\(jobs) jobs without a pause): a loop that does not wait on the clock or the network? raise limits.jobs if you mean it",
                 location: currentStep?.location)
         } catch .externalWorkTimedOut(let pending) {
-            throw Abort(message: "work outside the scenario did not come back within 30 s of real time: \(pending)")
+            throw Abort(
+                FailureSubject(.error, "outside work"),
+                message: "work outside the scenario did not come back within 30 s of real time: \(pending)")
         }
         backend.sweepGivenUp()
         let escapes = scheduler.escapes
         if !escapes.isEmpty {
             for escape in escapes { backend.noteEscape(escape) }
-            throw Abort(message: "escaped: " + escapes.joined(separator: "; "), location: currentStep?.location ?? scenario.location)
+            throw Abort(
+                FailureSubject(.escaped), message: "escaped: " + escapes.joined(separator: "; "),
+                location: currentStep?.location ?? scenario.location)
         }
     }
 
@@ -293,10 +317,13 @@ package final class ScenarioRun: @unchecked Sendable {
         let box = ResultBox<T>()
         Task { box.set(await body()) }
         try settle()
-        if box.value == nil, clock.nextDeadline == nil, scheduler.awaitStraggler(seconds: Self.stragglerWait) { try settle() }
+        if box.value == nil, clock.nextDeadline == nil, mayHearFromElsewhere, scheduler.awaitStraggler(seconds: Self.stragglerWait) {
+            try settle()
+        }
         guard let value = box.value else {
             throw Abort(
-                message: "the driver's \(call) did not answer without waiting: \(stuck.waitingSummary)", location: scenario.location)
+                FailureSubject(.stuck), message: "the driver's \(call) did not answer without waiting: \(stuck.waitingSummary)",
+                location: scenario.location)
         }
         return value
     }
@@ -334,7 +361,8 @@ package final class ScenarioRun: @unchecked Sendable {
             return AssertionResult(
                 label: "outcome of '\(handle)'", passed: false,
                 message: "'\(handle)' ended with an error and was never awaited; await it with the outcome it must have",
-                expected: "awaited", actual: error.compactText, location: action.call.location)
+                expected: "awaited", actual: error.compactText, location: action.call.location,
+                subjects: [FailureSubject(.outcome, action.call.action, observed: "failed, never awaited")])
         }
     }
 
@@ -353,6 +381,7 @@ package final class ScenarioRun: @unchecked Sendable {
             alerts: { try self.onExecutor("alerts()") { await session.alerts() } },
             timeline: { try self.onExecutor("timeline()") { await session.timeline() } })
         invariantSecrets += check.quoted
+        invariantExchanges = check.involvedExchanges
         record(
             StepResult(
                 index: scenario.steps.count + 2, label: "invariants", location: scenario.location, assertions: check.assertions,

@@ -314,6 +314,7 @@ package struct SuiteRunner: Sendable {
             case .died(let reason):
                 // Name the scenario as a report would: read it here, where nothing has crashed.
                 var result = ScenarioResult(id: file.id, name: file.id, file: file.path, status: .error, errorMessage: reason)
+                result.errorSubject = FailureSubject(.error, "worker died")
                 if case .success(let scenario) = loader.load(contentsOf: file.path, id: file.id) {
                     result.name = scenario.name
                     result.tags = scenario.tags

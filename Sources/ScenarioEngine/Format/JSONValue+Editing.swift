@@ -1,10 +1,8 @@
-import ScenarioEngine
-
 /// A place in a JSON document: member names and array positions from the root.
-typealias JSONPlace = [JSONPlaceStep]
+package typealias JSONPlace = [JSONPlaceStep]
 
 /// One step of a ``JSONPlace``.
-enum JSONPlaceStep: Sendable, Hashable {
+package enum JSONPlaceStep: Sendable, Hashable {
     case key(String)
     case index(Int)
 }
@@ -13,7 +11,7 @@ extension JSONValue {
     /// The value at `place`; setting `nil` removes a member (an array element is removed by
     /// ``removing(_:)``, which keeps the other places of an array right), setting a value below
     /// a missing member makes it an object.
-    subscript(place place: JSONPlace) -> JSONValue? {
+    package subscript(place place: JSONPlace) -> JSONValue? {
         get {
             var value: JSONValue? = self
             for step in place {
@@ -57,7 +55,7 @@ extension JSONValue {
 
     /// The document without the values at `places`: members removed, and array elements
     /// removed deepest first and last to first, so that no removal moves a place still to go.
-    func removing(_ places: some Collection<JSONPlace>) -> JSONValue {
+    package func removing(_ places: some Collection<JSONPlace>) -> JSONValue {
         var out = self
         let ordered = places.sorted { first, second in
             if first.count != second.count { return first.count > second.count }
@@ -88,7 +86,7 @@ extension JSONValue {
     }
 
     /// The places of this value's children below `place`: an object's members, an array's elements.
-    func childPlaces(of place: JSONPlace) -> [JSONPlace] {
+    package func childPlaces(of place: JSONPlace) -> [JSONPlace] {
         switch self[place: place] {
         case .object(let object)?: object.keys.map { place + [.key($0)] }
         case .array(let elements)?: elements.indices.map { place + [.index($0)] }
