@@ -88,6 +88,9 @@ package struct ExchangeVerdict: Sendable {
     package var route: String
     package var findings: [ContractFinding] = []
     package var unchecked: [UncheckedPart] = []
+    /// `format`s met that are not checked: annotations, so the values pass them; listed, never
+    /// making the exchange "could not check".
+    package var formatsNotChecked: [UncheckedPart] = []
     /// The reason the scenario gives for leaving it out (`"verify": {"skip": ...}`).
     package var skipReason: String?
 

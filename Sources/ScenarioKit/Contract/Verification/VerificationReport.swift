@@ -32,7 +32,7 @@ package enum VerificationReport {
                 }
             }
         }
-        return out + summary(run) + "\n"
+        return out + formatsNotChecked(run, verbose: verbose) + summary(run) + "\n"
     }
 
     /// `Verified 312 exchanges of 141 scenarios against Scenarios/openapi.yaml: 300 conform, ...`
@@ -156,6 +156,7 @@ package enum VerificationReport {
                 if let source = part.source { entry["source"] = placeJSON(source) }
                 return .object(entry)
             })
+        object["formatsNotChecked"] = .array(exchange.formatsNotChecked.map(partJSON))
         return .object(object)
     }
 
