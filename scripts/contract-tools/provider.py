@@ -115,7 +115,10 @@ class Backend:
             return status, headers, b""
         if "mediaType" in state and state["mediaType"] is None and "*/*" in content:
             # A body that says no media type: what `*/*` lets a gateway answer.
-            return status, headers, b"Service Unavailable"
+            kind = state.get("bodyKind")
+            if kind == "html":
+                return status, headers, b"<html><body>Service Unavailable</body></html>"
+            return status, headers, b'{"status": "unavailable"}' if kind == "json" else b"Service Unavailable"
         wanted = state.get("mediaType") or "application/json"
         media = content.get(wanted) or content.get(wanted.split("/")[0] + "/*") or content.get("*/*") or next(iter(content.values()))
         chosen = wanted if wanted in content or "*/*" in content or wanted.split("/")[0] + "/*" in content else next(iter(content))

@@ -9,7 +9,8 @@ import HTTPCore
 ///   sequence (503, then 200) gives distinct states;
 /// - `answeredBefore`: the exchanges that had answered before it was sent, in order;
 /// - `status`: the status the backend answers with in this state, and `mediaType` the media
-///   type of its body (`null` for a body that says none; absent when there is no body);
+///   type of its body (absent when there is no body; `null` for a body that says none, with
+///   `bodyKind`: `html`, `text`, `json` or `bytes`);
 /// - `values`: the names the interaction's generators take from the state handler's answer
 ///   (credentials such as `accessToken`, a path pattern's parameters such as `id`);
 /// - `spent`: those of them an earlier request of the run already used and got a success for
@@ -49,10 +50,18 @@ enum PactProviderState {
         if !answer.body.isEmpty {
             // null: a body that says no type (a gateway's text), which the state must set up as such.
             params["mediaType"] = answer.headers[HTTPFields.Name.contentType].map { .string(MediaTypes.essence($0)) } ?? .null
+            // What such a body is (Pact tells a body's type from its content then): a page, text, JSON or bytes.
+            if answer.headers[HTTPFields.Name.contentType] == nil { params["bodyKind"] = .string(bodyKind(answer.body)) }
         }
         params["values"] = .array(values.map { .string($0) })
         params["spent"] = .array(spent.map { .string($0) })
         return params
+    }
+
+    static func bodyKind(_ body: Data) -> String {
+        guard let text = String(data: body, encoding: .utf8) else { return "bytes" }
+        if text.drop(while: \.isWhitespace).hasPrefix("<") { return "html" }
+        return JSONValue.parse(body) == nil ? "text" : "json"
     }
 
     /// `id` of `/users/{id}/block`.
