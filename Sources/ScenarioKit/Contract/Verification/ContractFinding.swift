@@ -18,6 +18,10 @@ package struct ContractFinding: Sendable, Hashable {
         case bodyMissing = "body-missing"
         case bodyNotJSON = "body-not-json"
         case bodyRefused = "body-refused"
+        // Against an API document, about a request the app sent in the scenario's run.
+        case parameterMissing = "parameter-missing"
+        case credentialsMissing = "credentials-missing"
+        case requestBodyMissing = "request-body-missing"
         // Against captured traffic.
         case statusNeverCaptured = "status-never-captured"
         case memberNeverCaptured = "member-never-captured"
@@ -35,6 +39,9 @@ package struct ContractFinding: Sendable, Hashable {
     package var bodyPath: String?
     package var expected: String
     package var actual: String
+    /// The request of the run it is about (`#3`), for a finding about what the app sent; `nil`
+    /// for one about the scenario's script.
+    package var sentRequest: Int?
 
     package init(
         _ kind: Kind, at scenario: ScenarioLocation, source: DocumentPlace?, bodyPath: String? = nil, expected: String, actual: String
@@ -50,6 +57,7 @@ package struct ContractFinding: Sendable, Hashable {
     /// `Scenarios/a.json:14:9: body-refused $.error_code: expected a string, got 42 (openapi.yaml:88:13)`.
     package var description: String {
         var text = "\(scenario): \(kind.rawValue)"
+        if let sentRequest { text += " in request #\(sentRequest) the app sent" }
         if let bodyPath { text += " \(bodyPath)" }
         text += ": expected \(expected), got \(actual)"
         if let source { text += " (\(source))" }
@@ -139,6 +147,8 @@ package struct VerificationRun: Sendable {
     package var against: String
     package var scenarios: [ScenarioVerdict] = []
     package var loadFailures: [LoadFailure] = []
+    /// How many requests the scenarios' runs sent were checked; `nil` when no scenario was run.
+    package var requestsChecked: Int?
 
     package init(against: String) { self.against = against }
 
