@@ -34,7 +34,8 @@ package enum ContractVerification {
             }
             let policy = RedactionPolicy(scenario: scenario, driver: driver)
             // What the run sent is masked too: a finding about a request may quote it.
-            let redactor = SecretRedactor(secrets: policy.secrets(of: scenario, requests: sent(scenario)), enabled: !showSecrets, policy: policy)
+            let redactor = SecretRedactor(
+                secrets: policy.secrets(of: scenario, requests: sent(scenario)), enabled: !showSecrets, policy: policy)
             run.scenarios.append(verdict(scenario, root).masked(by: redactor))
         }
         return run

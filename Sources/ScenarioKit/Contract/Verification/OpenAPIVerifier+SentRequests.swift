@@ -66,7 +66,9 @@ extension OpenAPIVerifier {
     /// One alternative of the operation's security requirement must be met, each of its schemes
     /// in its form: `Authorization: Bearer …` for http bearer, OAuth 2 and OpenID Connect, `Basic …`
     /// for http basic, the named header, query item or cookie for an API key.
-    private func checkSecurity(_ request: HTTPRequest, operation: OpenAPIOperation, at location: ScenarioLocation, into verdict: inout ExchangeVerdict) {
+    private func checkSecurity(
+        _ request: HTTPRequest, operation: OpenAPIOperation, at location: ScenarioLocation, into verdict: inout ExchangeVerdict
+    ) {
         let alternatives = operation.security ?? []
         guard !alternatives.isEmpty, !alternatives.contains(where: \.isEmpty) else { return }
         let authorization = request.headers["Authorization"]?.lowercased() ?? ""
@@ -102,7 +104,9 @@ extension OpenAPIVerifier {
         }.map(document.resolved)
     }
 
-    private func checkSentBody(_ request: HTTPRequest, operation: OpenAPIOperation, at location: ScenarioLocation, into verdict: inout ExchangeVerdict) {
+    private func checkSentBody(
+        _ request: HTTPRequest, operation: OpenAPIOperation, at location: ScenarioLocation, into verdict: inout ExchangeVerdict
+    ) {
         let body = request.body ?? Data()
         guard let requestBody = operation.requestBody else {
             if !body.isEmpty {
