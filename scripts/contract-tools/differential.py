@@ -18,8 +18,9 @@ import argparse, collections, copy, json, pathlib, re, subprocess, sys, time, ur
 
 import yaml
 from openapi_core import OpenAPI
-from openapi_core.datatypes import RequestParameters
-from werkzeug.datastructures import Headers, ImmutableMultiDict
+from werkzeug.datastructures import Headers
+
+from shared import Request, merge
 
 METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
@@ -212,15 +213,6 @@ class Maker:
         return found
 
 
-def merge(left, right):
-    if isinstance(left, dict) and isinstance(right, dict):
-        out = dict(left)
-        for key, inner in right.items():
-            out[key] = merge(out.get(key), inner)
-        return out
-    return right if right is not None else left
-
-
 def server_of(document):
     for server in document.get("servers") or []:
         url = server.get("url", "")
@@ -331,17 +323,6 @@ def verify_outcomes(scenario, folder, document, report):
         for exchange in scenario_entry["exchanges"]:
             outcomes[int(exchange["id"][1:])] = exchange
     return outcomes
-
-
-class Request:
-    def __init__(self, host, method, path):
-        self.host_url = host
-        self.path = path
-        self.full_url_pattern = host + path
-        self.method = method
-        self.body = None
-        self.content_type = ""
-        self.parameters = RequestParameters(query=ImmutableMultiDict(), header=Headers(), cookie=ImmutableMultiDict())
 
 
 class Response:

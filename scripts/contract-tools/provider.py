@@ -24,8 +24,8 @@ import argparse, http.server, json, re, secrets, sys, threading, urllib.parse
 
 import yaml
 from openapi_core import OpenAPI
-from openapi_core.datatypes import RequestParameters
-from werkzeug.datastructures import Headers, ImmutableMultiDict
+
+from shared import Request, merge
 
 
 class Backend:
@@ -72,7 +72,7 @@ class Backend:
             return 404, {"Content-Type": "application/json"}, error("NOT_FOUND")
         if operation is None:
             return 405, {}, b""
-        request = Request(method, parsed.path, parsed.query, headers, body)
+        request = Request("https://api.example.com", method, parsed.path, parsed.query, headers, body)
         try:
             self.openapi.validate_request(request)
         except Exception as refusal:  # openapi-core's errors say what the document refused
@@ -188,15 +188,6 @@ def example(backend, schema, prefer=None, depth=0):
     return {}
 
 
-def merge(left, right):
-    if isinstance(left, dict) and isinstance(right, dict):
-        out = dict(left)
-        for key, value in right.items():
-            out[key] = merge(out.get(key), value)
-        return out
-    return right if right is not None else left
-
-
 def camel(name):
     words = [w for w in re.split(r"[^A-Za-z0-9]+", name) if w]
     return (words[0][:1].lower() + words[0][1:] + "".join(w[:1].upper() + w[1:] for w in words[1:])) if words else ""
@@ -228,21 +219,6 @@ def error(code, message=None):
     if message:
         body["errors"] = [{"field": "request", "message": message}]
     return json.dumps(body).encode()
-
-
-class Request:
-    """A request as openapi-core reads one."""
-
-    def __init__(self, method, path, query, headers, body):
-        self.host_url = "https://api.example.com"
-        self.path = path
-        self.full_url_pattern = self.host_url + path
-        self.method = method.lower()
-        self.body = body or None
-        self.content_type = (headers.get("Content-Type") or "").lower()
-        self.parameters = RequestParameters(
-            query=ImmutableMultiDict(urllib.parse.parse_qsl(query, keep_blank_values=True)), header=Headers(list(headers.items())),
-            cookie=ImmutableMultiDict())
 
 
 def serve(backend, port, seconds):
