@@ -62,6 +62,7 @@ func contractFigures() {
     table.print()
     print("peak added: the process's high-water mark after the read less before it (VmHWM), in a benchmark process started for it")
     corpusVerification()
+    documentVerification()
 }
 
 /// The corpus against the repository's document: in this process (document, scenarios, checks),

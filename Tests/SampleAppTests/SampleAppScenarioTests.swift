@@ -30,4 +30,12 @@ import Testing
         let (problems, conforming) = try Self.corpus.contractProblems(against: "Scenarios/openapi.yaml")
         #expect(problems.isEmpty && conforming > 10, "\(conforming) conform; \(problems)")
     }
+
+    /// Its scenarios export as a pact whose every scenario passed (with `SCENARIO_PACT_DIR` set,
+    /// the file is written there for the real Pact tools).
+    @Test func itsScenariosExportAsAPact() async throws {
+        let (interactions, incomplete) = try await Self.corpus.writePactWhenAsked(consumer: "SampleApp")
+        // Where only Swift concurrency is captured some runs end otherwise (concurrency-only.json).
+        #expect(interactions > 10 && (!incomplete || ExampleCorpus.capturesConcurrencyOnly), "\(interactions) interactions")
+    }
 }

@@ -32,7 +32,7 @@ import Testing
             ("swagger: \"2.0\"\npaths: {}\n", "b.yaml", "Swagger 2.0"),
             ("- openapi\n", "c.yaml", "not a mapping"),
             ("openapi: 2.5.0\npaths: {}\n", "d.yaml", "OpenAPI 2.5.0 is not read"),
-            (Self.head, "e.yaml", "no 'paths'"),
+            (Self.head, "e.yaml", "at least one of 'paths'"),
             ("", "f.yaml", "not a mapping"),
         ]
         for (text, name, says) in cases {

@@ -46,7 +46,7 @@ enum HelpText {
             let more = option.repeatable ? " (repeatable)" : ""
             text += "  " + pad(option.synopsis, width) + "  " + option.help + more + "\n"
         }
-        text += "\n" + exitCodes
+        text += "\n" + CommandExitCodes.text(for: command.name)
         return text
     }
 

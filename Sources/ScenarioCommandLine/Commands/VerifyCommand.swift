@@ -12,7 +12,10 @@ struct VerifyCommand: Command {
         Paths are scenario files or folders searched recursively (default: Scenarios).
         --openapi: each exchange's request must be an operation of the document (JSON or YAML,
         OpenAPI 3.0 or 3.1, relative $refs to other files followed) and its answer documented:
-        the status, required headers, and the body against the response schema.
+        the status, required headers, and the body against the response schema. Each scenario
+        is also run once, and every request the app sent is checked against the operation that
+        answers it (its parameters, credentials and body, the body's required members too), at the
+        step that sent it; --answers-only leaves the runs out.
         --trace: each exchange is compared with the captured answers to the same method and route:
         a status never seen, members and types the captures never have, a header every capture
         sends, Retry-After in another form.
@@ -26,6 +29,7 @@ struct VerifyCommand: Command {
         .value("--trace", "FILE.har", repeatable: true, "A capture of the real backend (HAR)"),
         .value("--junit", "PATH", "Write a JUnit report: one test case per scenario"),
         .value("--json", "PATH", "Write a JSON report of every exchange, finding and place"),
+        .flag("--answers-only", "With --openapi: check the scripted exchanges only, without running the scenarios"),
         .flag("--allow-unchecked", "Exit 0 when exchanges could not be checked but nothing was found"),
         .flag("--allow-empty", "Exit 0 when no scenario file is found or nothing could be checked"),
         .flag("--quiet", short: "-q", "Print only the summary"),
@@ -39,6 +43,7 @@ struct VerifyCommand: Command {
     var junitPath: String?
     var jsonPath: String?
     var allowUnchecked: Bool
+    var answersOnly: Bool
     var allowEmpty: Bool
     var quiet: Bool
     var verbose: Bool
@@ -54,6 +59,8 @@ struct VerifyCommand: Command {
         junitPath = arguments.value("--junit")
         jsonPath = arguments.value("--json")
         allowUnchecked = arguments.has("--allow-unchecked")
+        answersOnly = arguments.has("--answers-only")
+        if answersOnly, openAPI == nil { throw .conflictingOptions("--answers-only", "--trace", command: Self.name) }
         allowEmpty = arguments.has("--allow-empty")
         quiet = arguments.has("--quiet")
         verbose = arguments.has("--verbose")
@@ -63,7 +70,8 @@ struct VerifyCommand: Command {
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
         // What to check against is read first: a broken document is reported before any scenario.
         let against: String
-        let verdict: (Scenario, JSONNode) -> ScenarioVerdict
+        var verdict: (Scenario, JSONNode) -> ScenarioVerdict
+        var openAPIVerifier: OpenAPIVerifier?
         if let openAPI {
             let document: OpenAPIDocument
             do {
@@ -72,6 +80,7 @@ struct VerifyCommand: Command {
                 throw .invalidDocument(TerminalSafe.escape(error.description))
             }
             let verifier = OpenAPIVerifier(document: document)
+            openAPIVerifier = verifier
             against = openAPI
             verdict = verifier.verify
         } else {
@@ -85,7 +94,26 @@ struct VerifyCommand: Command {
         if entries.isEmpty, !allowEmpty {
             throw .nothingSelected("no scenario files found in \(paths.joined(separator: ", "))")
         }
-        let run = ContractVerification.run(entries, against: against, driver: context.driver, showSecrets: showSecrets, verdict: verdict)
+        // What the app sends, from one run of each scenario (as `scenario export` takes it).
+        var records: [String: RunRecord] = [:]
+        var checked = 0
+        if let verifier = openAPIVerifier, !answersOnly {
+            let runner = ScenarioRunner(driver: context.driver)
+            for entry in entries {
+                guard case .success(let scenario) = entry.loaded else { continue }
+                records[scenario.file] = await runner.runReporting(scenario).record
+            }
+            let answers = verdict
+            verdict = { scenario, root in
+                var found = answers(scenario, root)
+                if let record = records[scenario.file] { checked += verifier.checkSent(record, of: scenario, into: &found) }
+                return found
+            }
+        }
+        var run = ContractVerification.run(
+            entries, against: against, driver: context.driver, showSecrets: showSecrets, sent: { records[$0.file]?.requests ?? [] },
+            verdict: verdict)
+        if openAPIVerifier != nil, !answersOnly { run.requestsChecked = checked }
         context.console.out(quiet ? VerificationReport.summary(run) + "\n" : VerificationReport.console(run, verbose: verbose))
         if let junitPath { try ReportFile.write(VerificationReport.junit(run), to: junitPath) }
         if let jsonPath { try ReportFile.write(VerificationReport.json(run), to: jsonPath) }

@@ -1,5 +1,6 @@
 import Foundation
 import ScenarioEngine
+import ScenarioTraces
 
 /// A node in one of the files an API document is made of.
 package struct DocumentNode: Hashable, Sendable {
@@ -122,8 +123,13 @@ package struct OpenAPIDocument: Sendable {
         guard text.hasPrefix("3.0") || text.hasPrefix("3.1") else {
             throw issue(versionNode, "OpenAPI \(text) is not read here; verify reads OpenAPI 3.0 and 3.1")
         }
-        guard let paths = member(root, "paths"), kind(paths) == .object else {
-            throw issue(root, "the document has no 'paths' mapping: there is nothing to verify against")
+        if let paths = member(root, "paths") {
+            guard kind(paths) == .object else { throw issue(paths, "'paths' must be a mapping of path templates") }
+        } else if !text.hasPrefix("3.1") {
+            throw issue(root, "the document has no 'paths' mapping, which OpenAPI \(text) requires")
+        } else if member(root, "webhooks") == nil, member(root, "components") == nil {
+            // 3.1 makes `paths` optional but asks for one of these three.
+            throw issue(root, "an OpenAPI 3.1 document needs at least one of 'paths', 'webhooks' or 'components'")
         }
     }
 }

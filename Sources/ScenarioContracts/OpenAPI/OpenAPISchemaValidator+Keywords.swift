@@ -19,9 +19,14 @@ extension OpenAPISchemaValidator {
         }
         if names.contains(where: { Self.has(value.value, type: $0) }) { return true }
         refuse(
-            path, place, "type", keyNode, expected: names.map(Self.article).joined(separator: " or "),
-            actual: "\(value.value.typeDescription) \(Self.describe(value.value))")
+            path, place, "type", keyNode, expected: names.map(Self.article).joined(separator: " or "), actual: Self.typed(value.value))
         return false
+    }
+
+    /// A value as a type finding shows it: `null`, `a boolean true`, `a string "x"`, `an object {...}`, so
+    /// that no word is said twice ("got null null").
+    static func typed(_ value: JSONValue) -> String {
+        value.isNull ? "null" : "\(value.typeDescription) \(describe(value))"
     }
 
     /// Where a member stands (its key) or an element, when the value it is in has a place.
@@ -189,7 +194,7 @@ extension OpenAPISchemaValidator {
         guard let name = document.string(format) else { return note("format", keyNode, "'format' must be a name") }
         switch SchemaFormats.check(value.value, format: name) {
         case .unknown:
-            note("format", keyNode, "the format '\(name)' is not one this verifier checks")
+            noteFormat(keyNode, name)
         case .refused(let expected):
             refuse(path, place, "format", keyNode, expected: expected, actual: Self.describe(value.value))
         case .accepted:

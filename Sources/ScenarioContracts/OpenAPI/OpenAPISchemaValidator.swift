@@ -36,6 +36,10 @@ package struct OpenAPISchemaValidator {
     package private(set) var findings: [SchemaFinding] = []
     package private(set) var unchecked: [UncheckedKeyword] = []
     private var uncheckedSeen: Set<UncheckedKeyword> = []
+    /// `format` names it does not check: an annotation, as JSON Schema says, so the value passes
+    /// them; listed, never counted as "could not check".
+    package private(set) var formatsNotChecked: [UncheckedKeyword] = []
+    private var formatsSeen: Set<UncheckedKeyword> = []
     let patterns: PatternCache
 
     /// Keywords that describe and never refuse.
@@ -85,9 +89,14 @@ package struct OpenAPISchemaValidator {
             if !document.isVersion31 { return }
         }
         let members = document.members(schema)
-        let nullable = members.first { $0.key == "nullable" }.flatMap { document.bool($0.value) } ?? false
-        if value.value.isNull, nullable { return }
-        if let type = members.first(where: { $0.key == "type" }), !checkType(value, type.keyNode, type.value, path, at: place) {
+        // OAS 3.0.3: `nullable` adds null to the `type` of the same Schema Object, and does
+        // nothing without one (beside `allOf`, `oneOf`, an `enum` that lists no null, null is
+        // still refused); 3.1 has no such keyword (`type: [string, "null"]` says it).
+        let nullable =
+            !document.isVersion31 && (members.first { $0.key == "nullable" }.flatMap { document.bool($0.value) } ?? false)
+        if let type = members.first(where: { $0.key == "type" }),
+            !(nullable && value.value.isNull) && !checkType(value, type.keyNode, type.value, path, at: place)
+        {
             return
         }
         for (key, keyNode, keywordValue) in members {
@@ -124,7 +133,7 @@ package struct OpenAPISchemaValidator {
         if key == "not" {
             var branch = branchValidator()
             branch.check(value, keywordValue, path, at: place, depth: depth + 1)
-            merge(branch.unchecked)
+            merge(branch)
             if branch.passed {
                 refuse(path, place, key, keyNode, expected: "a value the 'not' schema refuses", actual: Self.describe(value.value))
             }
@@ -142,7 +151,7 @@ package struct OpenAPISchemaValidator {
         for branch in branches {
             var validator = branchValidator()
             validator.check(value, branch, path, at: place, depth: depth + 1)
-            merge(validator.unchecked)
+            merge(validator)
             results.append(validator)
         }
         let passing = results.filter(\.passed).count
@@ -186,8 +195,15 @@ package struct OpenAPISchemaValidator {
         if uncheckedSeen.insert(entry).inserted { unchecked.append(entry) }
     }
 
-    private mutating func merge(_ notes: [UncheckedKeyword]) {
-        for entry in notes where uncheckedSeen.insert(entry).inserted { unchecked.append(entry) }
+    /// Notes that a value met a `format` this validator does not check.
+    mutating func noteFormat(_ place: DocumentNode, _ name: String) {
+        let entry = UncheckedKeyword(keyword: "format", place: document.place(place), reason: "the format '\(name)' is not checked")
+        if formatsSeen.insert(entry).inserted { formatsNotChecked.append(entry) }
+    }
+
+    private mutating func merge(_ branch: OpenAPISchemaValidator) {
+        for entry in branch.unchecked where uncheckedSeen.insert(entry).inserted { unchecked.append(entry) }
+        for entry in branch.formatsNotChecked where formatsSeen.insert(entry).inserted { formatsNotChecked.append(entry) }
     }
 
     /// A value as a finding shows it: its JSON, cut at 80 characters.

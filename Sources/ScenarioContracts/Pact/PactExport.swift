@@ -3,12 +3,15 @@ import HTTPCore
 import ScenarioEngine
 import ScenarioTraces
 
-/// Scripted exchanges as a Pact specification v4 file for one consumer-provider pair: each
-/// exchange an HTTP interaction whose provider state is its scenario's name, the request as the
-/// exchange matches it, and the answer with type matchers for its body (loose on answers, as Pact
-/// is), so a team with a Pact broker gets provider verification and `can-i-deploy` from the
-/// scenarios it already has. Secrets are replaced by the stable placeholders `scenario redact`
-/// writes (`redacted-token-1`) unless kept.
+/// Scripted exchanges as a Pact specification v4 file for one consumer-provider pair, made from
+/// a run of each scenario: an interaction per distinct request the app sent that an exchange
+/// answered, the request as the app sent it (method, path, query, headers with its own
+/// `Content-Type`, body) with each credential a provider-state-injected value (`Bearer
+/// ${accessToken}`), and the scripted answer with type matchers for its body (loose on answers, as
+/// Pact is). Each interaction's provider state names the scenario and where the run stands (the
+/// exchange, which call of the route, what was answered before, which credentials are already
+/// spent), so the answers of a sequence are distinct interactions a state handler can set up.
+/// Secrets are replaced by the stable placeholders `scenario redact` writes unless kept.
 package struct PactExport {
     /// An exchange that is not exported, and why.
     package struct LeftOut: Sendable {
@@ -17,24 +20,41 @@ package struct PactExport {
         package var reason: String
     }
 
-    /// An exchange on its way to an interaction.
+    /// A run of a scenario, as the export reads it.
+    package struct Run: Sendable {
+        /// What the app sent, and when.
+        package var record: RunRecord
+        /// Why the run is not one to take requests from (it failed or erred), if it is not.
+        package var failure: String?
+
+        package init(record: RunRecord, failure: String? = nil) {
+            self.record = record
+            self.failure = failure
+        }
+    }
+
+    /// A request on its way to an interaction.
     struct Draft {
         var description: String
         var key: String
         var state: String
+        var params: JSONObject
         var comment: String
-        var method: String
         /// `/users/{id}/block` for a path pattern: the path gets a provider-state generator.
         var pattern: String?
         var request: HARLog.Request
         var response: HARLog.Response
-        var requestIsJSON: Bool
+        var credentials: [PactCredentials.Credential]
     }
 
     package let consumer: String
     package let provider: String
     var drafts: [Draft] = []
     package private(set) var leftOut: [LeftOut] = []
+    /// Names whose values are secret (the driver's, the scenarios'), and values the scenarios
+    /// mention as secret: the placeholders cover them wherever they stand.
+    var secretKeys: Set<String> = []
+    var knownSecrets: [RedactionPolicy.Finding] = []
 
     package init(consumer: String, provider: String) {
         self.consumer = consumer
@@ -56,8 +76,17 @@ package struct PactExport {
         return "\(safe(consumer))-\(safe(provider)).json"
     }
 
-    /// Adds the exchanges of `scenario` (whose parsed file is `root`).
-    package mutating func add(_ scenario: Scenario, root: JSONNode) {
+    /// Adds the exchanges of `scenario` (whose parsed file is `root`) with the requests its `run`
+    /// sent them; `driver` names what is secret. `refused` leaves out exchanges a check refused
+    /// (an API document's findings), with the reason.
+    package mutating func add(
+        _ scenario: Scenario, root: JSONNode, run: Run, driver: any ScenarioDriver, refused: [String: String] = [:]
+    ) {
+        let policy = RedactionPolicy(scenario: scenario, driver: driver)
+        let known = RedactionPolicy.knownSecrets(of: scenario, driver: driver)
+        secretKeys.formUnion(scenario.secretKeys + driver.secretKeys)
+        knownSecrets += known
+        let knownValues = Set(known.map(\.value))
         for (exchange, source) in ExchangeSource.pairs(scenario, root: root) {
             let leave = { (reason: String) in LeftOut(location: source.location(), exchange: exchange.id, reason: reason) }
             if let reason = source.skipReason {
@@ -68,55 +97,56 @@ package struct PactExport {
                 leftOut.append(leave("a scripted fault is no answer a provider can be verified against"))
                 continue
             }
-            guard let method = exchange.request.method?.rawValue.uppercased(), let rule = exchange.request.path else {
-                leftOut.append(leave("a Pact interaction needs a method and a path; the exchange matches any"))
+            if let reason = refused[exchange.id] {
+                leftOut.append(leave(reason))
                 continue
             }
-            if case .pattern(let pattern) = rule, pattern.hasSuffix("*") {
-                leftOut.append(leave("the path pattern \(pattern) ends in '*': no one path stands for it"))
+            if let failure = run.failure {
+                leftOut.append(leave("the scenario \(failure), so its run is not what the app does; fix it first"))
                 continue
             }
-            drafts.append(draft(scenario, exchange, method: method, rule: rule, response: response))
+            let sent = run.record.requests.filter { $0.exchange == exchange.id }
+            guard !sent.isEmpty else {
+                leftOut.append(leave("the run sent no request this exchange answered (it is optional, or was not reached)"))
+                continue
+            }
+            // Requests sent alike (ten concurrent ones) are one interaction.
+            var distinct: [RunRecord.Request] = []
+            for request in sent where !distinct.contains(where: { $0.request == request.request }) { distinct.append(request) }
+            for (index, request) in distinct.enumerated() {
+                drafts.append(
+                    draft(
+                        scenario, exchange, response: response, sent: request, record: run.record,
+                        number: distinct.count > 1 ? index + 1 : nil, policy: policy, known: knownValues))
+            }
         }
     }
 
-    private func draft(_ scenario: Scenario, _ exchange: Exchange, method: String, rule: PathRule, response: HTTPResponse) -> Draft {
-        var path: String
-        var pattern: String?
-        switch rule {
-        case .exact(let exact): path = exact
-        case .pattern(let written):
-            pattern = written
-            // The example path names each parameter; the generator lets the provider state give it.
-            path = written.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
-        }
-        var components = URLComponents()
-        components.percentEncodedPath = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-        if !exchange.request.query.isEmpty {
-            components.queryItems = exchange.request.query.map { URLQueryItem(name: $0.name, value: $0.value) }
-        }
-        let url = "http://provider" + (components.string ?? path)
-        var body: String?
-        var requestIsJSON = false
-        switch exchange.request.body {
-        case .jsonSubset(let json)?:
-            body = json.compactText
-            requestIsJSON = true
-        case .text(let text)?:
-            body = text
-        case nil:
-            break
-        }
-        let request = HARLog.Request(
-            method: method, url: url, headers: exchange.request.headers.map { HARLog.Field($0.name, $0.value) }, body: body,
-            mimeType: requestIsJSON ? "application/json" : exchange.request.headers[HTTPFields.Name.contentType])
+    private func draft(
+        _ scenario: Scenario, _ exchange: Exchange, response: HTTPResponse, sent: RunRecord.Request, record: RunRecord, number: Int?,
+        policy: RedactionPolicy, known: Set<String>
+    ) -> Draft {
+        let request = sent.request
+        let credentials = PactCredentials(request, policy: policy, known: known)
+        let contentType = request.headers[HTTPFields.Name.contentType]
+        let harRequest = HARLog.Request(
+            method: request.method.rawValue, url: "http://provider" + request.target,
+            headers: request.headers.map { HARLog.Field($0.name, $0.value) },
+            body: request.body.map { String(decoding: $0, as: UTF8.self) }, mimeType: contentType)
         let answer = HARLog.Response(
             status: response.status.code, headers: response.headers.map { HARLog.Field($0.name, $0.value) }, body: response.body,
             mimeType: response.headers[HTTPFields.Name.contentType])
+        var pattern: String?
+        if case .pattern(let written)? = exchange.request.path, !written.contains("*") { pattern = written }
+        let suffix = number.map { " #\($0)" } ?? ""
+        let params = PactProviderState.params(
+            scenario: scenario, exchange: exchange, sent: sent, record: record, answer: response,
+            credentials: credentials.found, pattern: pattern, policy: policy)
         return Draft(
-            description: "\(scenario.name): \(exchange.id)", key: Self.key(scenario.id + "\n" + exchange.id), state: scenario.name,
-            comment: "\(exchange.location) exchange '\(exchange.id)'", method: method, pattern: pattern, request: request, response: answer,
-            requestIsJSON: requestIsJSON)
+            description: "\(scenario.name): \(exchange.id)\(suffix)", key: Self.key(scenario.id + "\n" + exchange.id + suffix),
+            state: "\(scenario.name): \(exchange.id)\(suffix)", params: params,
+            comment: "\(exchange.location) exchange '\(exchange.id)', request #\(sent.number) of the run", pattern: pattern,
+            request: harRequest, response: answer, credentials: credentials.found)
     }
 
     /// A stable key: FNV-1a over the scenario and exchange ids, in hexadecimal.
@@ -138,7 +168,7 @@ package struct PactExport {
             entries: drafts.map {
                 HARLog.Entry(started: Date(timeIntervalSince1970: 0), time: 0, request: $0.request, response: $0.response)
             })
-        if !keepSecrets { _ = TraceRedactor().redact(&log) }
+        if !keepSecrets { _ = TraceRedactor(extraKeys: secretKeys.sorted(), known: knownSecrets).redact(&log) }
         let interactions = zip(drafts, log.entries).map { draft, entry in interaction(draft, entry) }
         return [
             "consumer": ["name": .string(consumer)],
@@ -151,107 +181,37 @@ package struct PactExport {
     private func interaction(_ draft: Draft, _ entry: HARLog.Entry) -> JSONValue {
         var object: JSONObject = [
             "type": "Synchronous/HTTP", "description": .string(draft.description), "key": .string(draft.key),
-            "providerStates": [["name": .string(draft.state)]],
+            "providerStates": [["name": .string(draft.state), "params": .object(draft.params)]],
             "comments": ["testname": .string(draft.state), "text": [.string(draft.comment)]],
         ]
-        object["request"] = request(draft, entry.request)
+        object["request"] = PactRequest.json(draft, entry.request)
         if let response = entry.response { object["response"] = Self.response(response) }
-        return .object(object)
-    }
-
-    private func request(_ draft: Draft, _ captured: HARLog.Request) -> JSONValue {
-        let components = URLComponents(string: captured.url)
-        var object: JSONObject = ["method": .string(draft.method), "path": .string(components?.path ?? "/")]
-        if let items = components?.queryItems, !items.isEmpty {
-            var query = JSONObject()
-            for item in items { query[item.name] = .array((query[item.name]?.arrayValue ?? []) + [.string(item.value ?? "")]) }
-            object["query"] = .object(query)
-        }
-        if !captured.headers.isEmpty { object["headers"] = Self.headers(captured.headers) }
-        if let text = captured.body {
-            let json = draft.requestIsJSON ? JSONValue.parse(Data(text.utf8)) : nil
-            object["body"] = Self.body(content: json ?? .string(text), contentType: captured.mimeType ?? "text/plain", encoded: false)
-        }
-        if let pattern = draft.pattern {
-            let expression = pattern.replacingOccurrences(of: "{", with: "${")
-            let regex =
-                "^"
-                + pattern.split(separator: "/", omittingEmptySubsequences: false).map { part in
-                    part.hasPrefix("{") ? "[^/]+" : NSRegularExpression.escapedPattern(for: String(part))
-                }.joined(separator: "/") + "$"
-            object["matchingRules"] = ["path": ["combine": "AND", "matchers": [["match": "regex", "regex": .string(regex)]]]]
-            object["generators"] = ["path": ["type": "ProviderState", "expression": .string(expression)]]
-        }
         return .object(object)
     }
 
     private static func response(_ response: HARLog.Response) -> JSONValue {
         var object: JSONObject = ["status": .number(Double(response.status))]
-        if !response.headers.isEmpty { object["headers"] = headers(response.headers) }
+        if !response.headers.isEmpty { object["headers"] = PactRequest.headers(response.headers) }
         var rules = JSONObject()
+        let headerRules = PactMatchers.headerRules(response.headers)
+        if !headerRules.isEmpty { rules["header"] = .object(headerRules) }
         if !response.body.isEmpty {
-            let contentType = response.mimeType ?? "application/octet-stream"
-            if MediaTypes.isJSON(MediaTypes.essence(contentType)), let json = JSONValue.parse(response.body) {
-                object["body"] = body(content: json, contentType: contentType, encoded: false)
+            // The answer's own Content-Type, or none: a type is never made up for a body that has none.
+            let contentType = response.mimeType
+            if let contentType, MediaTypes.isJSON(MediaTypes.essence(contentType)), let json = JSONValue.parse(response.body) {
+                object["body"] = PactRequest.body(content: json, contentType: contentType, encoded: false)
                 let matchers = PactMatchers.typeRules(for: json)
                 if !matchers.isEmpty { rules["body"] = .object(matchers) }
-                rules["header"] = ["Content-Type": PactMatchers.rule(["match": "regex", "regex": "^application/(.+\\+)?json(;.*)?$"])]
             } else if let text = String(data: response.body, encoding: .utf8) {
-                object["body"] = body(content: .string(text), contentType: contentType, encoded: false)
+                object["body"] = PactRequest.body(content: .string(text), contentType: contentType, encoded: false)
+                // A text answer's words are the gateway's or the page's, not the contract's: by type.
+                rules["body"] = ["$": PactMatchers.rule(["match": "type"])]
             } else {
-                object["body"] = body(content: .string(response.body.base64EncodedString()), contentType: contentType, encoded: true)
+                object["body"] = PactRequest.body(
+                    content: .string(response.body.base64EncodedString()), contentType: contentType, encoded: true)
             }
         }
         if !rules.isEmpty { object["matchingRules"] = .object(rules) }
         return .object(object)
-    }
-
-    /// Header values as lists, as v4 writes them (a repeated header keeps every value).
-    private static func headers(_ fields: [HARLog.Field]) -> JSONValue {
-        var object = JSONObject()
-        for field in fields { object[field.name] = .array((object[field.name]?.arrayValue ?? []) + [.string(field.value)]) }
-        return .object(object)
-    }
-
-    private static func body(content: JSONValue, contentType: String, encoded: Bool) -> JSONValue {
-        [
-            "content": content, "contentType": .string(contentType), "contentTypeHint": .string(encoded ? "BINARY" : "TEXT"),
-            "encoded": encoded ? "base64" : false,
-        ]
-    }
-}
-
-/// Pact matching rules: a type matcher at every leaf of a body and at every array (`min: 0`), so
-/// a provider may answer other values of the same types, and more members than scripted.
-enum PactMatchers {
-    static func rule(_ matcher: JSONValue) -> JSONValue {
-        ["combine": "AND", "matchers": [matcher]]
-    }
-
-    static func typeRules(for value: JSONValue) -> JSONObject {
-        var rules = JSONObject()
-        collect(value, path: "$", into: &rules)
-        return rules
-    }
-
-    private static func collect(_ value: JSONValue, path: String, into rules: inout JSONObject) {
-        switch value {
-        case .object(let object):
-            for (key, member) in object { collect(member, path: path + segment(key), into: &rules) }
-        case .array(let elements):
-            rules[path] = rule(["match": "type", "min": 0])
-            for element in elements { collect(element, path: path + "[*]", into: &rules) }
-        default:
-            if rules[path] == nil { rules[path] = rule(["match": "type"]) }
-        }
-    }
-
-    /// `.name` for a plain key, `['odd key']` otherwise, as Pact's JSON paths write them.
-    static func segment(_ key: String) -> String {
-        let plain =
-            !key.isEmpty
-            && key.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
-            && !(key.first?.isNumber ?? true)
-        return plain ? "." + key : "['" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "']"
     }
 }

@@ -20,6 +20,10 @@ package struct ContractFinding: Sendable, Hashable {
         case bodyMissing = "body-missing"
         case bodyNotJSON = "body-not-json"
         case bodyRefused = "body-refused"
+        // Against an API document, about a request the app sent in the scenario's run.
+        case parameterMissing = "parameter-missing"
+        case credentialsMissing = "credentials-missing"
+        case requestBodyMissing = "request-body-missing"
         // Against captured traffic.
         case statusNeverCaptured = "status-never-captured"
         case memberNeverCaptured = "member-never-captured"
@@ -37,6 +41,9 @@ package struct ContractFinding: Sendable, Hashable {
     package var bodyPath: String?
     package var expected: String
     package var actual: String
+    /// The request of the run it is about (`#3`), for a finding about what the app sent; `nil`
+    /// for one about the scenario's script.
+    package var sentRequest: Int?
 
     package init(
         _ kind: Kind, at scenario: ScenarioLocation, source: DocumentPlace?, bodyPath: String? = nil, expected: String, actual: String
@@ -52,6 +59,7 @@ package struct ContractFinding: Sendable, Hashable {
     /// `Scenarios/a.json:14:9: body-refused $.error_code: expected a string, got 42 (openapi.yaml:88:13)`.
     package var description: String {
         var text = "\(scenario): \(kind.rawValue)"
+        if let sentRequest { text += " in request #\(sentRequest) the app sent" }
         if let bodyPath { text += " \(bodyPath)" }
         text += ": expected \(expected), got \(actual)"
         if let source { text += " (\(source))" }
@@ -90,6 +98,9 @@ package struct ExchangeVerdict: Sendable {
     package var route: String
     package var findings: [ContractFinding] = []
     package var unchecked: [UncheckedPart] = []
+    /// `format`s met that are not checked: annotations, so the values pass them; listed, never
+    /// making the exchange "could not check".
+    package var formatsNotChecked: [UncheckedPart] = []
     /// The reason the scenario gives for leaving it out (`"verify": {"skip": ...}`).
     package var skipReason: String?
 
@@ -138,6 +149,8 @@ package struct VerificationRun: Sendable {
     package var against: String
     package var scenarios: [ScenarioVerdict] = []
     package var loadFailures: [LoadFailure] = []
+    /// How many requests the scenarios' runs sent were checked; `nil` when no scenario was run.
+    package var requestsChecked: Int?
 
     package init(against: String) { self.against = against }
 

@@ -8,7 +8,7 @@ package enum ContractVerification {
     /// given the scenario and its parsed file.
     package static func run(
         _ entries: [SuiteRunner.Entry], against: String, driver: any ScenarioDriver, showSecrets: Bool,
-        verdict: (Scenario, JSONNode) -> ScenarioVerdict
+        sent: (Scenario) -> [RunRecord.Request] = { _ in [] }, verdict: (Scenario, JSONNode) -> ScenarioVerdict
     ) -> VerificationRun {
         var run = VerificationRun(against: against)
         for entry in entries {
@@ -34,7 +34,9 @@ package enum ContractVerification {
                 continue
             }
             let policy = RedactionPolicy(scenario: scenario, driver: driver)
-            let redactor = SecretRedactor(secrets: policy.secrets(of: scenario, requests: []), enabled: !showSecrets, policy: policy)
+            // What the run sent is masked too: a finding about a request may quote it.
+            let redactor = SecretRedactor(
+                secrets: policy.secrets(of: scenario, requests: sent(scenario)), enabled: !showSecrets, policy: policy)
             run.scenarios.append(verdict(scenario, root).masked(by: redactor))
         }
         return run

@@ -118,6 +118,17 @@ extension OpenAPIVerifier {
                     .bodyRefused, at: source.location(in: keys, line: finding.line, column: finding.column, bodyPath: finding.path),
                     source: finding.place, bodyPath: finding.path, expected: finding.expected, actual: finding.actual))
         }
-        verdict.unchecked += validator.unchecked.map { UncheckedPart($0.reason, source: $0.place) }
+        verdict.record(validator)
+    }
+}
+
+extension ExchangeVerdict {
+    /// What a schema validation could not check, and the formats it met and does not check.
+    mutating func record(_ validator: OpenAPISchemaValidator) {
+        unchecked += validator.unchecked.map { UncheckedPart($0.reason, source: $0.place) }
+        for format in validator.formatsNotChecked {
+            let part = UncheckedPart(format.reason, source: format.place)
+            if !formatsNotChecked.contains(part) { formatsNotChecked.append(part) }
+        }
     }
 }

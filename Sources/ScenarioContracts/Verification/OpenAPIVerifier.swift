@@ -156,7 +156,7 @@ package struct OpenAPIVerifier: ExchangeVerifier {
                 ContractFinding(
                     kind, at: location, source: finding.place, bodyPath: name, expected: finding.expected, actual: finding.actual))
         }
-        verdict.unchecked += validator.unchecked.map { UncheckedPart($0.reason, source: $0.place) }
+        verdict.record(validator)
     }
 
     private func checkRequestBody(
@@ -201,6 +201,6 @@ package struct OpenAPIVerifier: ExchangeVerifier {
                     at: source.location(in: ["request", key], line: finding.line, column: finding.column, bodyPath: finding.path),
                     source: finding.place, bodyPath: finding.path, expected: finding.expected, actual: finding.actual))
         }
-        verdict.unchecked += validator.unchecked.map { UncheckedPart($0.reason, source: $0.place) }
+        verdict.record(validator)
     }
 }

@@ -33,7 +33,7 @@ package enum VerificationReport {
                 }
             }
         }
-        return out + summary(run) + "\n"
+        return out + formatsNotChecked(run, verbose: verbose) + summary(run) + "\n"
     }
 
     /// `Verified 312 exchanges of 141 scenarios against Scenarios/openapi.yaml: 300 conform, ...`
@@ -45,6 +45,7 @@ package enum VerificationReport {
         text += " against \(TerminalSafe.escape(run.against)): \(counts[.conforms] ?? 0) conform, "
         text += "\(counts[.findings] ?? 0) with \(run.findingCount) finding\(run.findingCount == 1 ? "" : "s"), "
         text += "\(counts[.couldNotCheck] ?? 0) could not be checked, \(counts[.skipped] ?? 0) skipped with a reason"
+        if let sent = run.requestsChecked { text += "; \(sent) request\(sent == 1 ? "" : "s") the runs sent checked" }
         if !run.loadFailures.isEmpty {
             text += "; \(run.loadFailures.count) file\(run.loadFailures.count == 1 ? "" : "s") did not load"
         }
@@ -127,6 +128,7 @@ package enum VerificationReport {
             "conform": .number(Double(counts[.conforms] ?? 0)), "withFindings": .number(Double(counts[.findings] ?? 0)),
             "findings": .number(Double(run.findingCount)), "couldNotCheck": .number(Double(counts[.couldNotCheck] ?? 0)),
             "skipped": .number(Double(counts[.skipped] ?? 0)), "filesNotLoaded": .number(Double(run.loadFailures.count)),
+            "requestsChecked": run.requestsChecked.map { .number(Double($0)) } ?? .null,
         ]
         let scenarios = run.scenarios.map { scenario -> JSONValue in
             [
@@ -157,6 +159,7 @@ package enum VerificationReport {
                 if let source = part.source { entry["source"] = placeJSON(source) }
                 return .object(entry)
             })
+        object["formatsNotChecked"] = .array(exchange.formatsNotChecked.map(partJSON))
         return .object(object)
     }
 
@@ -167,6 +170,7 @@ package enum VerificationReport {
             "expected": .string(finding.expected), "actual": .string(finding.actual),
         ]
         if let bodyPath = finding.bodyPath { object["bodyPath"] = .string(bodyPath) }
+        if let sentRequest = finding.sentRequest { object["request"] = .number(Double(sentRequest)) }
         if let source = finding.source { object["source"] = placeJSON(source) }
         return .object(object)
     }

@@ -164,11 +164,16 @@ extension YAMLReader.Scanner {
     var isSequenceEntry: Bool { peek() == UInt8(ascii: "-") && Self.isSeparator(peek(1)) }
 
     private mutating func parseBlockContent(
-        parentIndent: Int, context: BlockContext, sameLine: Bool, properties: Properties?
+        parentIndent: Int, context: BlockContext, sameLine: Bool, properties written: Properties?
     ) throws(LoadIssue) -> DocumentTree.Node {
         let start = offset
         let indent = column
         let afterKey = sameLine && context == .mappingValue
+        // A tag at the start of a node's own line: the node's, or its first key's (PyYAML writes
+        // `!!int "200":` for a key it read as a number).
+        var properties = written
+        let ownLine = !sameLine && written == nil && (peek() == UInt8(ascii: "!") || peek() == UInt8(ascii: "&"))
+        if ownLine { properties = try readProperties() }
         guard let byte = peek() else { return try emptyNode(properties, at: start) }
         switch byte {
         case UInt8(ascii: "-") where Self.isSeparator(peek(1)):
@@ -191,7 +196,14 @@ extension YAMLReader.Scanner {
             try finishLine()
             return node
         case UInt8(ascii: "?") where Self.isSeparator(peek(1)):
-            throw issue("explicit keys ('? ') are not supported", at: offset, hint: "write 'key: value'")
+            if afterKey {
+                throw issue("a '? ' key cannot start on the line of its key", at: offset, hint: "start the mapping on the next line")
+            }
+            if let properties, properties.line == line {
+                throw issue("an anchor or a tag on a mapping key is not supported", at: properties.start)
+            }
+            let key = try readExplicitKey(indent: indent)
+            return try apply(properties, to: try parseBlockMapping(indent: indent, firstKey: key, start: properties?.start ?? start))
         case UInt8(ascii: ":") where Self.isSeparator(peek(1)):
             throw issue("a ':' with no key before it", at: offset)
         default:
@@ -206,11 +218,20 @@ extension YAMLReader.Scanner {
                 "a 'key: value' cannot start on the line of its key", at: start,
                 hint: "start the mapping on the next line, or quote the value")
         }
-        if let properties, properties.line == line {
-            throw issue("an anchor or a tag on a mapping key is not supported", at: properties.start)
+        if let keyProperties = properties, keyProperties.line == line {
+            guard ownLine, Self.isKeyTag(keyProperties) else {
+                throw issue("an anchor or a tag on a mapping key is not supported", at: keyProperties.start)
+            }
+            // Keys are text whatever their tag said they were.
+            return try parseBlockMapping(indent: indent, firstKey: try keyNode(scalar), start: start)
         }
         let key = try keyNode(scalar)
         return try apply(properties, to: try parseBlockMapping(indent: indent, firstKey: key, start: properties?.start ?? start))
+    }
+
+    /// Whether `properties` before a key are a scalar tag alone (no anchor, not `!!map`/`!!seq`).
+    static func isKeyTag(_ properties: Properties) -> Bool {
+        properties.anchor == nil && properties.tag != .mapping && properties.tag != .sequence
     }
 
     /// A `:` after a node that may not be a key.
@@ -230,10 +251,13 @@ extension YAMLReader.Scanner {
         let first = pending.count
         var key = firstKey
         while true {
+            // After an explicit key (`? key` on a line above) the value may be a compact mapping, as
+            // a list entry's may: `: type: object`.
+            let explicit = Int(slots[Int(key)].offset) < Int(lineStarts[line])
             offset += 1  // the ':'
             pending.append(key)
             path.append(.key(key))
-            let value = try parseBlockNode(parentIndent: indent, context: .mappingValue)
+            let value = try parseBlockNode(parentIndent: indent, context: explicit ? .sequenceEntry : .mappingValue)
             path.removeLast()
             pending.append(value)
             guard let next = nextIndent, next >= indent else { break }
@@ -279,9 +303,14 @@ extension YAMLReader.Scanner {
     private mutating func readKey() throws(LoadIssue) -> DocumentTree.Node {
         let start = offset
         switch peek() {
-        case UInt8(ascii: "?"):
-            throw issue("explicit keys ('? ') are not supported", at: offset, hint: "write 'key: value'")
-        case UInt8(ascii: "&"), UInt8(ascii: "!"):
+        case UInt8(ascii: "?") where Self.isSeparator(peek(1)):
+            return try readExplicitKey(indent: column)
+        case UInt8(ascii: "!"):
+            // A scalar tag on a key, as PyYAML writes it (`!!int "200":`); the key is text all the same.
+            guard let properties = try readProperties(), Self.isKeyTag(properties) else {
+                throw issue("an anchor or a tag on a mapping key is not supported", at: start)
+            }
+        case UInt8(ascii: "&"):
             throw issue("an anchor or a tag on a mapping key is not supported", at: offset)
         case UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "*"), UInt8(ascii: "|"), UInt8(ascii: ">"):
             throw issue("expected the next 'key:' of the mapping; got \(describe(peek()))", at: offset)
