@@ -76,6 +76,7 @@ package struct TraceRedactor: Sendable {
         guard !secrets.isEmpty else { return Report() }
         let replacer = Replacer(secrets: secrets, policy: policy)
         for index in log.entries.indices { replacer.redact(&log.entries[index]) }
+        log.comment = log.comment.map(replacer.text)
         var report = Report()
         for secret in secrets { report.counts[secret.kind, default: 0] += 1 }
         return report

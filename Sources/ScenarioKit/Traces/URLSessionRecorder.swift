@@ -44,6 +44,8 @@ public final class URLSessionRecorder: @unchecked Sendable {
     private var nextID = 0
     private var storedBytes = 0
     private var inFlight = 0
+    /// Judges the traffic against invariants while a watch lasts (``watch(invariantsAt:savingTracesIn:settings:onBreak:)``).
+    private var judge: LiveTrafficJudge?
 
     private struct Record {
         let id: Int
@@ -94,6 +96,14 @@ public final class URLSessionRecorder: @unchecked Sendable {
         }
     }
 
+    /// Starts (or, with `nil`, stops) judging the traffic from the next event on.
+    func setJudge(_ judge: LiveTrafficJudge?) {
+        lock.withLock { self.judge = judge }
+    }
+
+    /// The judge of the watch under way, if any.
+    var currentJudge: LiveTrafficJudge? { lock.withLock { judge } }
+
     // MARK: Recording, for RecordingURLProtocol
 
     /// Records a request sent at `started`, its body already cut to ``maximumBodySize`` bytes
@@ -109,6 +119,8 @@ public final class URLSessionRecorder: @unchecked Sendable {
                     bytes: bytes))
             inFlight += 1
             storedBytes += bytes
+            // Handed over under the lock, so the judge sees events in the order recorded; it only queues them.
+            judge?.sent(id, records[records.count - 1].entry)
             while records.count - head > capacity { dropOldest() }
             return id
         }
@@ -120,6 +132,7 @@ public final class URLSessionRecorder: @unchecked Sendable {
     func finish(_ id: Int, response: HARLog.Response?, at ended: Date) {
         lock.withLock {
             inFlight -= 1
+            judge?.finished(id, response, at: ended)
             guard let index = index(of: id) else { return }  // dropped while in flight
             records[index].entry.time = max(0, ended.timeIntervalSince(records[index].entry.started) * 1000)
             records[index].entry.response = response

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Judges a recorder's live traffic against invariants, off the request path: the recorder hands
+/// each event over (a few instructions under a lock of the judge's own), and a serial queue of
+/// the judge's applies them to a bounded ``LiveTrafficWindow``, checks the rules with the
+/// engine's ``InvariantChecker`` whenever a request was sent, and saves a trace per broken rule
+/// once the requests involved have finished (``LiveTrafficJudge/save(_:)``).
+final class LiveTrafficJudge: @unchecked Sendable {
+    /// What the recorder hands over, in the order it recorded it.
+    private enum Event {
+        case sent(Int, HARLog.Entry)
+        case finished(Int, HARLog.Response?, Date)
+    }
+
+    /// A rule seen to break whose trace waits for the requests involved to finish.
+    struct Pending {
+        let invariant: Invariant
+        /// The violation as first seen (numbers are those of the window's record then).
+        let violation: InvariantViolation
+        /// The recorder ids of the requests involved.
+        let ids: [Int]
+        let date: Date
+        /// Events handled since: past ``LiveTrafficJudge/patience`` the trace is saved anyway.
+        var waited = 0
+    }
+
+    /// Events after which a trace is saved even if a request involved is still in flight.
+    static let patience = 64
+    /// Events waiting for the queue beyond which the judge gives up on them (and on the window
+    /// they would have completed) rather than hold more: judging starts again from the next one.
+    static let inboxLimit = 10_000
+
+    let notJudged: [URLSessionRecorder.Watch.NotJudged]
+    let rulesFile: String
+    let folder: URL
+    let settings: URLSessionRecorder.WatchSettings
+    let onBreak: @MainActor @Sendable (BrokenInvariant) -> Void
+    private let queue = DispatchQueue(label: "SessionScenarios.URLSessionRecorder.judge", qos: .utility)
+
+    // Guards the inbox; held only to add or take events, never while judging.
+    private let lock = NSLock()
+    private var inbox: [Event] = []
+    private var scheduled = false
+    private var overflowed = false
+
+    // Touched only on `queue`.
+    private(set) var window: LiveTrafficWindow
+    /// The rules still judged: a rule leaves once it has saved ``WatchSettings/tracesPerRule`` traces.
+    private var active: [Invariant]
+    private var traces: [String: Int] = [:]
+    private var pending: [Pending] = []
+
+    init(
+        invariants: [Invariant], notJudged: [URLSessionRecorder.Watch.NotJudged], rulesFile: String, folder: URL,
+        settings: URLSessionRecorder.WatchSettings, onBreak: @escaping @MainActor @Sendable (BrokenInvariant) -> Void,
+        epoch: Date = Date()
+    ) {
+        active = invariants
+        self.notJudged = notJudged
+        self.rulesFile = rulesFile
+        self.folder = folder
+        self.settings = settings
+        self.onBreak = onBreak
+        window = LiveTrafficWindow(capacity: settings.judgedExchanges, maximumBytes: settings.judgedBytes, epoch: epoch)
+    }
+
+    // MARK: From the request path
+
+    /// Request `id` was sent (the recorder's entry, not yet answered).
+    func sent(_ id: Int, _ entry: HARLog.Entry) { enqueue(.sent(id, entry)) }
+
+    /// Request `id` ended: its response, or `nil` when it failed.
+    func finished(_ id: Int, _ response: HARLog.Response?, at ended: Date) { enqueue(.finished(id, response, ended)) }
+
+    private func enqueue(_ event: Event) {
+        let schedule = lock.withLock { () -> Bool in
+            guard inbox.count < Self.inboxLimit else {
+                overflowed = true
+                return false
+            }
+            inbox.append(event)
+            defer { scheduled = true }
+            return !scheduled
+        }
+        if schedule { queue.async { self.drain() } }
+    }
+
+    /// Waits until every event handed over so far is judged and every trace due is written (for
+    /// tests and the benchmark; an app never waits for the judge).
+    func settle() {
+        queue.sync {}
+        // A drain may have been scheduled by the last events while the one above ran.
+        queue.sync {}
+    }
+
+    // MARK: On the judge's queue
+
+    private func drain() {
+        let (events, overflowed) = lock.withLock { () -> ([Event], Bool) in
+            defer {
+                inbox.removeAll(keepingCapacity: true)
+                scheduled = false
+                self.overflowed = false
+            }
+            return (inbox, self.overflowed)
+        }
+        if overflowed {
+            // Events were lost: what is kept could read as a broken rule that is not one.
+            window = LiveTrafficWindow(capacity: window.capacity, maximumBytes: window.maximumBytes, epoch: window.epoch)
+        }
+        var firstSent: Int?
+        for event in events {
+            switch event {
+            case .sent(let id, let entry):
+                window.sent(id, entry)
+                if firstSent == nil { firstSent = id }
+            case .finished(let id, let response, let ended):
+                window.finished(id, response, at: ended)
+            }
+        }
+        // Every traffic rule breaks at a request being sent: only then is there anything to judge.
+        if let firstSent, !active.isEmpty { judge(sentFrom: firstSent) }
+        if !pending.isEmpty { saveWhatIsDue(after: events.count) }
+    }
+
+    private func judge(sentFrom id: Int) {
+        guard let firstKept = window.kept.first?.id else { return }
+        let record = window.record()
+        let violations = InvariantChecker.check(active, record, involvingRequestsFrom: max(1, id - firstKept + 1))
+        var seen: Set<String> = []
+        for violation in violations where seen.insert(violation.invariant).inserted {
+            guard let invariant = active.first(where: { $0.id == violation.invariant }) else { continue }
+            pending.append(
+                Pending(invariant: invariant, violation: violation, ids: violation.requests.map { firstKept + $0 - 1 }, date: Date()))
+            traces[invariant.id, default: 0] += 1
+            if traces[invariant.id, default: 0] >= settings.tracesPerRule { active.removeAll { $0.id == invariant.id } }
+        }
+    }
+
+    /// Saves each pending trace whose requests have all finished (or left the window), or that
+    /// waited long enough.
+    private func saveWhatIsDue(after events: Int) {
+        var waiting: [Pending] = []
+        for var trace in pending {
+            trace.waited += events
+            let done = trace.ids.allSatisfy { window.exchange($0)?.finished ?? true }
+            if done || trace.waited >= Self.patience {
+                save(trace)
+            } else {
+                waiting.append(trace)
+            }
+        }
+        pending = waiting
+    }
+}
