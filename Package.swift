@@ -55,7 +55,10 @@ let package = Package(
             dependencies: ["ScenarioKit", "ScenarioTesting", "SessionKitDriver", "HTTPCore", "ExampleStackChecks"]
         ),
         // SessionKit: the app whose own URLSession is recorded and replayed by the built `scenario`.
-        .testTarget(name: "ScenarioCLITests", dependencies: ["ScenarioKit", "SessionKit", "HTTPCore"]),
+        // The sample app and its field build: an app that watches its own traffic, and the loop back to a scenario.
+        .testTarget(
+            name: "ScenarioCLITests",
+            dependencies: ["ScenarioKit", "SessionKit", "HTTPCore", "SampleApp", "SampleAppDriver", "FieldSessionDriver"]),
         // What the example stacks' test targets check the same way.
         .target(name: "ExampleStackChecks", dependencies: ["ScenarioKit"], path: "Tests/ExampleStackChecks"),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "FieldSessionDriver", "ScenarioKit", "ExampleStackChecks"]),

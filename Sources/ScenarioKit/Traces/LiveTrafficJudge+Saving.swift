@@ -45,7 +45,7 @@ extension LiveTrafficJudge {
             "Requests involved (#n is the nth entry): "
                 + requests.map { "#\(($0.entry ?? 0) + 1) \($0.method) \($0.url) → \($0.status.map(String.init) ?? "no answer")" }
                 .joined(separator: "; "),
-            "Judged on the device's clock over the last \(saved) exchanges (at most \(settings.judgedExchanges) are kept).",
+            "The trace holds the last \(saved) finished exchanges the recorder judged (it keeps at most \(settings.judgedExchanges)); times are the device's clock.",
         ]
         if !notJudged.isEmpty {
             lines.append("Not judged from traffic: " + notJudged.map { "\($0.id) (\($0.reason))" }.joined(separator: "; "))
