@@ -84,6 +84,12 @@ extension URLSessionRecorder {
         return Watch(judged: judged.map(\.id), notJudged: notJudged)
     }
 
+    /// Returns once every exchange recorded so far is judged and every trace due is written (tests
+    /// and the benchmark; an app never waits for the judge).
+    package func settleWatch() {
+        currentJudge?.settle()
+    }
+
     /// Stops judging; what was recorded stays. A trace waiting for its requests to finish is not written.
     public func stopWatching() {
         setJudge(nil)

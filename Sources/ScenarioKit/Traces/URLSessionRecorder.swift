@@ -108,7 +108,7 @@ public final class URLSessionRecorder: @unchecked Sendable {
 
     /// Records a request sent at `started`, its body already cut to ``maximumBodySize`` bytes
     /// (as `RecordingTap.harRequest` does); returns its id for ``finish(_:response:at:)``.
-    func begin(_ request: HARLog.Request, at started: Date) -> Int {
+    package func begin(_ request: HARLog.Request, at started: Date) -> Int {
         let bytes = request.body?.utf8.count ?? 0
         return lock.withLock {
             let id = nextID
@@ -129,7 +129,7 @@ public final class URLSessionRecorder: @unchecked Sendable {
     /// Records how the request `id` ended: its response, or `nil` when it failed or was
     /// cancelled. The body is already cut to ``maximumBodySize`` bytes (as `RecordedLoad`
     /// receives it, so a large download is never held whole).
-    func finish(_ id: Int, response: HARLog.Response?, at ended: Date) {
+    package func finish(_ id: Int, response: HARLog.Response?, at ended: Date) {
         lock.withLock {
             inFlight -= 1
             judge?.finished(id, response, at: ended)
