@@ -3,9 +3,8 @@ import Foundation
 import HTTPCore
 import SampleApp
 import SampleAppDriver
+import ScenarioKit
 import Testing
-
-@testable import ScenarioKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -65,48 +64,50 @@ import Testing
     /// The sample app's rules (the same file its field session's scenarios are judged by).
     static let rules = RepositoryPaths.root.appendingPathComponent("Examples/FieldSession/Scenarios/invariants.json")
 
-    /// The app as its debug build starts it: the configuration its clients' sessions are built
-    /// from, with the recorder installed and watching the team's rules.
-    static func debugBuild(_ recorder: URLSessionRecorder, savingTracesIn folder: URL, told: Told) throws -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
-        recorder.install(in: configuration)
-        try recorder.watch(invariantsAt: rules, savingTracesIn: folder) {
-            told.add($0)
+    /// The app's home screen opened once, as its debug build starts it, against a fresh rotating
+    /// backend: the configuration its clients' sessions are built from has the recorder installed
+    /// and watching the team's rules. The field build's feed screen has a client of its own.
+    struct HomeRun {
+        let server: LoopbackServer
+        let folder: TemporaryFolder
+        let traces: URL
+        let told = Told()
+
+        init(feedHasItsOwnClient: Bool, recorder: URLSessionRecorder) async throws {
+            let backend = RotatingBackend()
+            server = try LoopbackServer { backend.answer($0) }
+            folder = try TemporaryFolder()
+            traces = folder.url.appendingPathComponent("broken-rules")
+            let configuration = URLSessionConfiguration.ephemeral
+            recorder.install(in: configuration)
+            let told = told
+            try recorder.watch(invariantsAt: WatchingURLSessionRecorderTests.rules, savingTracesIn: traces) { told.add($0) }
+            let tokens = SessionTokens(
+                access: WatchingURLSessionRecorderTests.expiredAccess, refresh: WatchingURLSessionRecorderTests.firstRefresh)
+            let app = APIClient(configuration: configuration, baseURL: server.url, tokens: tokens)
+            let feed = feedHasItsOwnClient ? APIClient(configuration: configuration, baseURL: server.url, tokens: tokens) : app
+            // The notifications and the feed load at once, with an expired token.
+            async let notifications = try? app.send("GET", "/notifications")
+            async let posts = try? feed.send("GET", "/feed")
+            _ = await (notifications, posts)
+            // Everything the recorder handed the judge is judged, and the main actor has been told.
+            recorder.settleWatch()
+            await MainActor.run {}
         }
-        return configuration
-    }
 
-    /// The home screen: the notifications and the feed load at once, with an expired token.
-    static func openHome(app: APIClient, feed: APIClient) async {
-        async let notifications = try? app.send("GET", "/notifications")
-        async let posts = try? feed.send("GET", "/feed")
-        _ = await (notifications, posts)
-    }
-
-    /// Everything the recorder handed the judge is judged, and the main actor has been told.
-    static func settle(_ recorder: URLSessionRecorder) async {
-        recorder.currentJudge?.settle()
-        await MainActor.run {}
+        /// The traces written, by name.
+        var saved: [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: traces.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        }
     }
 
     @Test func theFieldBuildSpendsARefreshTokenTwiceAndTheRecorderSavesATraceThatImports() async throws {
-        let backend = RotatingBackend()
-        let server = try LoopbackServer { backend.answer($0) }
-        let folder = try TemporaryFolder()
-        let traces = folder.url.appendingPathComponent("broken-rules")
-        let recorder = URLSessionRecorder()
-        let told = Told()
-        let configuration = try Self.debugBuild(recorder, savingTracesIn: traces, told: told)
-        // The field build: the feed screen made a client of its own from the stored tokens.
-        let tokens = SessionTokens(access: Self.expiredAccess, refresh: Self.firstRefresh)
-        let app = APIClient(configuration: configuration, baseURL: server.url, tokens: tokens)
-        let feed = APIClient(configuration: configuration, baseURL: server.url, tokens: tokens)
-        await Self.openHome(app: app, feed: feed)
-        await Self.settle(recorder)
+        let run = try await HomeRun(feedHasItsOwnClient: true, recorder: URLSessionRecorder())
+        let (server, folder, traces, told) = (run.server, run.folder, run.traces, run.told)
 
         let refreshes = server.requests.filter { $0.path == "/auth/refresh" }
         #expect(refreshes.map { $0.json?["refresh_token"] as? String } == [Self.firstRefresh, Self.firstRefresh], "the bug, on the wire")
-        let saved = try FileManager.default.contentsOfDirectory(atPath: traces.path).filter { !$0.hasPrefix(".") }
+        let saved = run.saved
         let spent = try #require(saved.first { $0.hasPrefix("refresh-token-spent-once-") }, "\(saved)")
         #expect(told.all.contains { $0.invariant == "refresh-token-spent-once" && $0.file?.lastPathComponent == spent })
         // Whatever else broke beside it (a rotated token sent again, two refreshes at once) is a rule of that file too.
@@ -136,25 +137,16 @@ import Testing
     }
 
     @Test func theAppWithOneClientRefreshesOnceAndNothingIsSaved() async throws {
-        let backend = RotatingBackend()
-        let server = try LoopbackServer { backend.answer($0) }
-        let folder = try TemporaryFolder()
-        let traces = folder.url.appendingPathComponent("broken-rules")
         let recorder = URLSessionRecorder()
-        let told = Told()
-        let configuration = try Self.debugBuild(recorder, savingTracesIn: traces, told: told)
-        let client = APIClient(
-            configuration: configuration, baseURL: server.url, tokens: SessionTokens(access: Self.expiredAccess, refresh: Self.firstRefresh)
-        )
-        await Self.openHome(app: client, feed: client)
-        await Self.settle(recorder)
+        let run = try await HomeRun(feedHasItsOwnClient: false, recorder: recorder)
+        let (server, told) = (run.server, run.told)
 
         #expect(server.requests.filter { $0.path == "/auth/refresh" }.count == 1)
         #expect(
             server.requests.filter { $0.header("Authorization") != "Bearer \(Self.expiredAccess)" && $0.path != "/auth/refresh" }.count == 2
         )
         #expect(recorder.log().entries.count >= 5, "the traffic was recorded and judged")
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: traces.path)) ?? []) == [])
+        #expect(run.saved == [])
         #expect(told.all.isEmpty, "\(told.all.map(\.message))")
     }
 
@@ -162,18 +154,8 @@ import Testing
     /// the field build's driver, a small scenario that fails on the bug by the broken invariant;
     /// run on the sample app as fixed, it is the regression test.
     @Test func theSavedTraceShrinksToARegressionTest() async throws {
-        let backend = RotatingBackend()
-        let server = try LoopbackServer { backend.answer($0) }
-        let folder = try TemporaryFolder()
-        let traces = folder.url.appendingPathComponent("broken-rules")
-        let recorder = URLSessionRecorder()
-        let told = Told()
-        let configuration = try Self.debugBuild(recorder, savingTracesIn: traces, told: told)
-        let tokens = SessionTokens(access: Self.expiredAccess, refresh: Self.firstRefresh)
-        await Self.openHome(
-            app: APIClient(configuration: configuration, baseURL: server.url, tokens: tokens),
-            feed: APIClient(configuration: configuration, baseURL: server.url, tokens: tokens))
-        await Self.settle(recorder)
+        let run = try await HomeRun(feedHasItsOwnClient: true, recorder: URLSessionRecorder())
+        let (folder, told) = (run.folder, run.told)
         let file = try #require(told.all.first { $0.invariant == "refresh-token-spent-once" }?.file)
 
         let driver = FieldSessionDriver()
@@ -206,22 +188,8 @@ import Testing
 
     /// The process's own recorder, as the README's lines use it.
     @Test func theSharedRecorderWatchesAsTheReadmeSays() async throws {
-        let backend = RotatingBackend()
-        let server = try LoopbackServer { backend.answer($0) }
-        let folder = try TemporaryFolder()
-        let traces = folder.url.appendingPathComponent("broken-rules")
-        let configuration = URLSessionConfiguration.ephemeral
-        URLSessionRecorder.shared.install(in: configuration)
-        let told = Told()
-        try URLSessionRecorder.shared.watch(
-            invariantsAt: RepositoryPaths.scenarios.appendingPathComponent("invariants.json"), savingTracesIn: traces
-        ) { told.add($0) }
         defer { URLSessionRecorder.shared.stopWatching() }
-        let tokens = SessionTokens(access: Self.expiredAccess, refresh: Self.firstRefresh)
-        let app = APIClient(configuration: configuration, baseURL: server.url, tokens: tokens)
-        let feed = APIClient(configuration: configuration, baseURL: server.url, tokens: tokens)
-        await Self.openHome(app: app, feed: feed)
-        await Self.settle(URLSessionRecorder.shared)
-        #expect(told.all.contains { $0.invariant == "refresh-token-spent-once" && $0.file != nil })
+        let run = try await HomeRun(feedHasItsOwnClient: true, recorder: .shared)
+        #expect(run.told.all.contains { $0.invariant == "refresh-token-spent-once" && $0.file != nil })
     }
 }

@@ -116,18 +116,32 @@ import Testing
         func settle() { recorder.currentJudge?.settle() }
     }
 
+    /// A fresh recorder watching the suite's rules from a fresh place, the breaks it tells and
+    /// the traffic to hand it.
+    struct Watching {
+        let place: Place
+        let recorder = URLSessionRecorder()
+        let told = Told()
+        let watch: URLSessionRecorder.Watch
+        let traffic: Traffic
+
+        init(_ settings: URLSessionRecorder.WatchSettings = .init()) throws {
+            place = try Place()
+            traffic = Traffic(recorder: recorder)
+            let told = told
+            watch = try recorder.watch(invariantsAt: place.rules, savingTracesIn: place.traces, settings: settings) { told.add($0) }
+        }
+    }
+
     static let refresh = "ref-live-7Hq2Lm9Xw4Tb"
     static let access = "acc-live-3Pz8Kd1Vn6Yc"
 
     // MARK: A broken rule saves its trace
 
     @Test func aRefreshTokenSpentTwiceSavesOneRedactedTraceNamedByTheInvariant() async throws {
-        let place = try Place()
-        let recorder = URLSessionRecorder()
-        let told = Told()
-        let watch = try recorder.watch(invariantsAt: place.rules, savingTracesIn: place.traces) { told.add($0) }
-        #expect(watch.judged == ["refresh-token-spent-once", "no-retry-before-retry-after", "one-feed-at-a-time"])
-        let traffic = Traffic(recorder: recorder)
+        let watching = try Watching()
+        let (place, told, traffic) = (watching.place, watching.told, watching.traffic)
+        #expect(watching.watch.judged == ["refresh-token-spent-once", "no-retry-before-retry-after", "one-feed-at-a-time"])
         traffic.exchange("GET", "/feed", at: 0, bearer: Self.access, status: 401)
         traffic.exchange("GET", "/notifications", at: 0.1, bearer: Self.access)
         let body = #"{"refresh_token":"\#(Self.refresh)"}"#
@@ -169,11 +183,8 @@ import Testing
     }
 
     @Test func nothingIsWrittenWhileNoRuleBreaks() async throws {
-        let place = try Place()
-        let recorder = URLSessionRecorder()
-        let told = Told()
-        try recorder.watch(invariantsAt: place.rules, savingTracesIn: place.traces) { told.add($0) }
-        let traffic = Traffic(recorder: recorder)
+        let watching = try Watching()
+        let (place, told, traffic) = (watching.place, watching.told, watching.traffic)
         var token = Self.refresh
         for round in 0..<20 {
             let second = Double(round) * 2
@@ -221,11 +232,8 @@ import Testing
     // MARK: Wall-clock rules
 
     @Test func retryAfterIsJudgedOnTheDevicesClock() async throws {
-        let place = try Place()
-        let recorder = URLSessionRecorder()
-        let told = Told()
-        try recorder.watch(invariantsAt: place.rules, savingTracesIn: place.traces) { told.add($0) }
-        let traffic = Traffic(recorder: recorder)
+        let watching = try Watching()
+        let (place, told, traffic) = (watching.place, watching.told, watching.traffic)
         traffic.exchange("POST", "/auth/password/forgot", at: 0, status: 429, headers: [HARLog.Field("Retry-After", "60")])
         traffic.exchange("POST", "/auth/password/forgot", at: 61)  // the wait was over
         // An HTTP-date: 30 s after the answer, read against the device's clock.
@@ -248,11 +256,8 @@ import Testing
     }
 
     @Test func aTraceWaitsForTheRequestsInvolvedToFinish() async throws {
-        let place = try Place()
-        let recorder = URLSessionRecorder()
-        let told = Told()
-        try recorder.watch(invariantsAt: place.rules, savingTracesIn: place.traces) { told.add($0) }
-        let traffic = Traffic(recorder: recorder)
+        let watching = try Watching()
+        let (place, told, traffic) = (watching.place, watching.told, watching.traffic)
         let first = traffic.send("GET", "/feed", at: 0)
         let second = traffic.send("GET", "/feed", at: 0.01)
         traffic.settle()
@@ -271,11 +276,8 @@ import Testing
     // MARK: Bounds and the rule file
 
     @Test func onlyTheLastExchangesAreJudgedAndSaved() async throws {
-        let place = try Place()
-        let recorder = URLSessionRecorder()
-        let told = Told()
-        try recorder.watch(invariantsAt: place.rules, savingTracesIn: place.traces, settings: .init(judgedExchanges: 3)) { told.add($0) }
-        let traffic = Traffic(recorder: recorder)
+        let watching = try Watching(.init(judgedExchanges: 3))
+        let (place, told, traffic) = (watching.place, watching.told, watching.traffic)
         let body = #"{"refresh_token":"ref-window-Lq73Xw"}"#
         traffic.exchange("POST", "/auth/refresh", at: 0, json: body)
         for second in 1...3 { traffic.exchange("GET", "/items/\(second)", at: Double(second)) }
