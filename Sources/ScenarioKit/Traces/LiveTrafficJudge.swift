@@ -43,10 +43,14 @@ final class LiveTrafficJudge: @unchecked Sendable {
     private var scheduled = false
     private var overflowed = false
 
+    /// The rules judged, in file order.
+    let invariants: [Invariant]
+
     // Touched only on `queue`.
     private(set) var window: LiveTrafficWindow
-    /// The rules still judged: a rule leaves once it has saved ``WatchSettings/tracesPerRule`` traces.
-    private var active: [Invariant]
+    /// The places in ``invariants`` of the rules still judged: a rule leaves once it has saved
+    /// ``WatchSettings/tracesPerRule`` traces.
+    private var active: [Int]
     private var traces: [String: Int] = [:]
     private var pending: [Pending] = []
 
@@ -55,7 +59,8 @@ final class LiveTrafficJudge: @unchecked Sendable {
         settings: URLSessionRecorder.WatchSettings, onBreak: @escaping @MainActor @Sendable (BrokenInvariant) -> Void,
         epoch: Date = Date()
     ) {
-        active = invariants
+        self.invariants = invariants
+        active = Array(invariants.indices)
         self.notJudged = notJudged
         self.rulesFile = rulesFile
         self.folder = folder
@@ -115,7 +120,7 @@ final class LiveTrafficJudge: @unchecked Sendable {
                 window.sent(id, entry)
                 if firstSent == nil { firstSent = id }
             case .finished(let id, let response, let ended):
-                window.finished(id, response, at: ended)
+                window.finished(id, response, at: ended, invariants: invariants)
             }
         }
         // Every traffic rule breaks at a request being sent: only then is there anything to judge.
@@ -123,18 +128,22 @@ final class LiveTrafficJudge: @unchecked Sendable {
         if !pending.isEmpty { saveWhatIsDue(after: events.count) }
     }
 
+    /// Checks each rule still judged over the kept exchanges it concerns, and keeps a trace due
+    /// for each broken by a request recorder id `id` or later.
     private func judge(sentFrom id: Int) {
-        guard let firstKept = window.kept.first?.id else { return }
-        let record = window.record()
-        let violations = InvariantChecker.check(active, record, involvingRequestsFrom: max(1, id - firstKept + 1))
-        var seen: Set<String> = []
-        for violation in violations where seen.insert(violation.invariant).inserted {
-            guard let invariant = active.first(where: { $0.id == violation.invariant }) else { continue }
-            pending.append(
-                Pending(invariant: invariant, violation: violation, ids: violation.requests.map { firstKept + $0 - 1 }, date: Date()))
+        var done: [Int] = []
+        for index in active {
+            let invariant = invariants[index]
+            let (record, ids) = window.record(concerning: invariant, index: index)
+            guard let first = ids.firstIndex(where: { $0 >= id }) else { continue }
+            // Every traffic rule breaks at a request being sent and names it: those before `id` broke nothing new.
+            guard let violation = InvariantChecker.check([invariant], record, involvingRequestsFrom: first + 1).first else { continue }
+            let involved = violation.requests.compactMap { $0 >= 1 && $0 <= ids.count ? ids[$0 - 1] : nil }
+            pending.append(Pending(invariant: invariant, violation: violation, ids: involved, date: Date()))
             traces[invariant.id, default: 0] += 1
-            if traces[invariant.id, default: 0] >= settings.tracesPerRule { active.removeAll { $0.id == invariant.id } }
+            if traces[invariant.id, default: 0] >= settings.tracesPerRule { done.append(index) }
         }
+        active.removeAll { done.contains($0) }
     }
 
     /// Saves each pending trace whose requests have all finished (or left the window), or that

@@ -17,6 +17,9 @@ struct LiveTrafficWindow {
         var finished = false
         /// Bytes of bodies it holds.
         var bytes: Int
+        /// Once it finished: for each judged invariant, whether it can take part in breaking it
+        /// (``Invariant/mayConcern(_:)``), decided once.
+        var concerns: [Bool]?
     }
 
     let capacity: Int
@@ -55,8 +58,9 @@ struct LiveTrafficWindow {
         trim()
     }
 
-    /// Sets how request `id` ended: its response, or `nil` when it failed.
-    mutating func finished(_ id: Int, _ response: HARLog.Response?, at ended: Date) {
+    /// Sets how request `id` ended: its response, or `nil` when it failed; `invariants` are the
+    /// judged ones, whose concern with it is decided now, once.
+    mutating func finished(_ id: Int, _ response: HARLog.Response?, at ended: Date, invariants: [Invariant] = []) {
         order += 1
         guard let index = index(of: id) else { return }  // sent before the watch, or dropped
         exchanges[index].finished = true
@@ -73,7 +77,25 @@ struct LiveTrafficWindow {
         } else {
             exchanges[index].judged.answer = RunRecord.Answer(status: nil, fault: "networkConnectionLost", at: at, order: order)
         }
+        let judged = exchanges[index].judged
+        exchanges[index].concerns = invariants.map { $0.mayConcern(judged) }
         trim()
+    }
+
+    /// The kept exchanges that can take part in breaking `invariant` (the `index`th judged one) as
+    /// a run's record, numbered from 1 in the order sent, with the recorder id of each number.
+    func record(concerning invariant: Invariant, index: Int) -> (record: RunRecord, ids: [Int]) {
+        var requests: [RunRecord.Request] = []
+        var ids: [Int] = []
+        for exchange in kept {
+            let concerned = exchange.concerns.map { index < $0.count ? $0[index] : true } ?? invariant.mayConcern(exchange.judged)
+            guard concerned else { continue }
+            var request = exchange.judged
+            request.number = requests.count + 1
+            requests.append(request)
+            ids.append(exchange.id)
+        }
+        return (RunRecord(clockStart: epoch, requests: requests), ids)
     }
 
     /// The kept exchanges (or those `including` allows) as a run's record, numbered from 1 in the order sent.

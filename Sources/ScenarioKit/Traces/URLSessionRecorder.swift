@@ -21,6 +21,8 @@ import Foundation
 /// last ``capacity`` finished exchanges, at most ``maximumBodySize`` bytes of each body and
 /// ``maximumStoredBytes`` of bodies in all, dropping the oldest first; ``log(redacted:)`` and
 /// ``writeHAR(to:redacted:)`` give them with secrets redacted as `scenario redact` does.
+/// ``watch(invariantsAt:savingTracesIn:settings:onBreak:)`` also judges the traffic against the
+/// team's `invariants.json` and saves a redacted trace by itself when a rule breaks.
 public final class URLSessionRecorder: @unchecked Sendable {
     /// The recorder of the process, for the one line in an app's session setup.
     public static let shared = URLSessionRecorder()
