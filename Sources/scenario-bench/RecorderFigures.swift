@@ -12,6 +12,12 @@ enum RecorderFigures {
     /// SessionKit's rules, the file an app's debug build would watch.
     static let rules = URL(fileURLWithPath: repository).appendingPathComponent("Scenarios/invariants.json")
 
+    /// The median of `figures`, with the lowest and the highest.
+    private static func spread(_ figures: [Duration]) -> (median: Duration, low: Duration, high: Duration) {
+        let sorted = figures.sorted()
+        return (sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1])
+    }
+
     /// The median of `rounds` measurements, with the lowest and the highest.
     private static func median(_ rounds: Int, _ measure: () async -> Duration) async -> (median: Duration, low: Duration, high: Duration) {
         var figures: [Duration] = []
@@ -28,16 +34,19 @@ enum RecorderFigures {
 
         // Through URLSession: a URLProtocol that answers at once stands for the network, so what
         // differs between the rows is the recorder (its protocol, its own session, its records).
-        let plain = await median(rounds) { await perRequest(count, recorder: nil) }
-        let recorded = await median(rounds) { await perRequest(count, recorder: URLSessionRecorder()) }
-        let watched = await median(rounds) {
+        // The three in turn, round after round, so that a busy minute of the machine falls on all three.
+        var rows: [[Duration]] = [[], [], []]
+        for _ in 0..<rounds {
+            rows[0].append(await perRequest(count, recorder: nil))
+            rows[1].append(await perRequest(count, recorder: URLSessionRecorder()))
             let recorder = URLSessionRecorder()
             _ = try? recorder.watch(invariantsAt: rules, savingTracesIn: folder)
-            let figure = await perRequest(count, recorder: recorder)
+            rows[2].append(await perRequest(count, recorder: recorder))
             recorder.settleWatch()
-            return figure
         }
-        var table = Table(title: "URLSessionRecorder per request (wall time, release build; median of \(rounds) rounds of \(count))")
+        let (plain, recorded, watched) = (Self.spread(rows[0]), Self.spread(rows[1]), Self.spread(rows[2]))
+        var table = Table(
+            title: "URLSessionRecorder per request (wall time, release build; median of \(rounds) rounds of \(count), the three in turn)")
         table.add("what", "µs", "low–high µs")
         for (name, value) in [
             ("URLSession + answering URLProtocol, no recorder", plain), ("the same, recorded", recorded),
@@ -65,7 +74,7 @@ enum RecorderFigures {
         for window in [100, 500] {
             let (perRequest, kept) = judging(quick ? 2_000 : 10_000, window: window, folder: folder)
             Swift.print(
-                "judging off the request path, window of \(window) exchanges: \(format(perRequest.microseconds, 1)) µs per request (4 KB answers, \(quick ? 2_000 : 10_000) requests); resident memory after: \(kept)"
+                "judging off the request path, window of \(window) exchanges: \(format(perRequest.microseconds, 1)) µs per request (\(quick ? 2_000 : 10_000) requests, rules armed); resident memory after: \(kept)"
             )
         }
     }
@@ -83,7 +92,8 @@ enum RecorderFigures {
         let elapsed = await ContinuousClock().measure {
             for _ in 0..<count { _ = try? await session.data(for: request) }
         }
-        session.invalidateAndCancel()
+        // Not invalidateAndCancel: cancelling a task FoundationNetworking is still finishing resumes its caller twice.
+        session.finishTasksAndInvalidate()
         return elapsed / count
     }
 
@@ -119,31 +129,41 @@ enum RecorderFigures {
             recorder.settleWatch()
         }
         let after = residentKilobytes()
+        let passed = format(Double(count * 4) / 1024, 0)
         let grown = before.flatMap { before in
-            after.map { "\(format(Double($0) / 1024)) MB, \(format(Double($0 - before) / 1024)) MB more than before" }
+            after.map {
+                "\(format(Double($0) / 1024)) MB, \(format(Double($0 - before) / 1024)) MB from before (\(passed) MB of answers went through)"
+            }
         }
         return (elapsed / count, grown ?? "n/a")
     }
 
-    /// A refresh with its own token every 10th request, else a feed call: what an app sends.
+    /// What an app sends, keeping the rules armed without breaking them: a refresh every 50th
+    /// request handing out new tokens (which the calls after it carry), else a feed call, refused
+    /// with 401 every 25th (a refusal keeps the repeat rule armed).
     private static func exchange(_ index: Int) -> (HARLog.Request, HARLog.Response) {
-        // 4 KB answers: a window that kept everything would show in the resident memory.
-        let text = String(repeating: "Bom dia, tudo bem? ", count: 210)
-        let body = Data(#"{"success":true,"data":{"items":[{"id":"p-\#(index)","text":"\#(text)"}]}}"#.utf8)
-        if index % 10 == 9 {
+        let round = index / 50
+        if index % 50 == 49 {
             return (
                 HARLog.Request(
                     method: "POST", url: "https://bench.example/auth/refresh", headers: [HARLog.Field("Content-Type", "application/json")],
-                    body: #"{"refresh_token":"ref-bench-\#(index)"}"#, mimeType: "application/json"),
-                HARLog.Response(status: 200, body: Data(#"{"data":{"expires_in":3600}}"#.utf8))
+                    body: #"{"refresh_token":"ref-bench-\#(round)"}"#, mimeType: "application/json"),
+                HARLog.Response(
+                    status: 200, headers: [HARLog.Field("Content-Type", "application/json")],
+                    body: Data(#"{"data":{"access_token":"acc-bench-\#(round + 1)","refresh_token":"ref-bench-\#(round + 1)"}}"#.utf8),
+                    mimeType: "application/json")
             )
         }
+        // 4 KB answers: a window that kept everything would show in the resident memory.
+        let text = String(repeating: "Bom dia, tudo bem? ", count: 210)
+        let body = Data(#"{"success":true,"data":{"items":[{"id":"p-\#(index)","text":"\#(text)"}]}}"#.utf8)
         return (
             HARLog.Request(
-                method: "GET", url: "https://bench.example/feed?page=\(index % 7)",
-                headers: [HARLog.Field("Authorization", "Bearer acc-bench")]),
+                method: "GET", url: "https://bench.example/feed?page=\(index)",
+                headers: [HARLog.Field("Authorization", "Bearer acc-bench-\(round)")]),
             HARLog.Response(
-                status: 200, headers: [HARLog.Field("Content-Type", "application/json")], body: body, mimeType: "application/json")
+                status: index % 25 == 3 ? 401 : 200, headers: [HARLog.Field("Content-Type", "application/json")], body: body,
+                mimeType: "application/json")
         )
     }
 }

@@ -4,10 +4,11 @@ import Testing
 
 @testable import ScenarioKit
 
-/// `Invariant.mayConcern(_:)`, which lets a watching recorder check each rule over only the
-/// requests it reads: over thousands of random records of refreshes, sign-ins, refusals, blocks
-/// and waits, every traffic rule of SessionKit's `invariants.json` breaks exactly as often, naming
-/// the same requests, on the requests it concerns as on the whole record.
+/// `Invariant.concern(_:)`, which lets a watching recorder check each rule over only the requests
+/// it reads, and not at all while nothing arms it: over hundreds of random records of refreshes,
+/// sign-ins, refusals, blocks and waits, every traffic rule of SessionKit's `invariants.json`
+/// breaks exactly as often, naming the same requests, on the requests it concerns as on the whole
+/// record, and never in a record where no request arms it.
 @Suite struct InvariantRelevanceTests {
     static let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scenarios/invariants.json")
@@ -80,6 +81,7 @@ import Testing
         #expect(invariants.count == 9)
         var generator = Generator(state: 0x9E37_79B9_7F4A_7C15)
         var broken: [String: Int] = [:]
+        var unarmed: [String: Int] = [:]
         for _ in 0..<400 {
             let record = Self.record(10 + generator.next(30), &generator)
             for invariant in invariants {
@@ -94,10 +96,16 @@ import Testing
                     })
                 let fromPart = InvariantChecker.check([invariant], part).map { $0.requests.map { numbers[$0 - 1] } }
                 #expect(fromPart == whole, "\(invariant.id)")
+                if !record.requests.contains(where: { invariant.concern($0) == .arms }) {
+                    #expect(whole.isEmpty, "\(invariant.id) broke with nothing to arm it")
+                    unarmed[invariant.id, default: 0] += 1
+                }
                 broken[invariant.id, default: 0] += whole.count
             }
         }
         // Each rule broke often enough for the comparison to mean something.
         for invariant in invariants { #expect(broken[invariant.id, default: 0] >= 10, "\(invariant.id): \(broken)") }
+        // And records where a rule had nothing to arm it came up for the rules that need arming.
+        #expect(unarmed.values.reduce(0, +) >= 100, "\(unarmed)")
     }
 }

@@ -134,8 +134,10 @@ final class LiveTrafficJudge: @unchecked Sendable {
         var done: [Int] = []
         for index in active {
             let invariant = invariants[index]
-            let (record, ids) = window.record(concerning: invariant, index: index)
-            guard let first = ids.firstIndex(where: { $0 >= id }) else { continue }
+            // Nothing it concerns is new, or nothing kept arms it: it broke nothing new.
+            guard let (record, ids) = window.record(concerning: invariant, index: index, newFrom: id),
+                let first = ids.firstIndex(where: { $0 >= id })
+            else { continue }
             // Every traffic rule breaks at a request being sent and names it: those before `id` broke nothing new.
             guard let violation = InvariantChecker.check([invariant], record, involvingRequestsFrom: first + 1).first else { continue }
             let involved = violation.requests.compactMap { $0 >= 1 && $0 <= ids.count ? ids[$0 - 1] : nil }

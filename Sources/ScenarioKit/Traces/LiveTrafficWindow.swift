@@ -17,9 +17,9 @@ struct LiveTrafficWindow {
         var finished = false
         /// Bytes of bodies it holds.
         var bytes: Int
-        /// Once it finished: for each judged invariant, whether it can take part in breaking it
-        /// (``Invariant/mayConcern(_:)``), decided once.
-        var concerns: [Bool]?
+        /// Once it finished: what it is to each judged invariant (``Invariant/concern(_:)``),
+        /// decided once.
+        var concerns: [Invariant.Concern]?
     }
 
     let capacity: Int
@@ -78,22 +78,36 @@ struct LiveTrafficWindow {
             exchanges[index].judged.answer = RunRecord.Answer(status: nil, fault: "networkConnectionLost", at: at, order: order)
         }
         let judged = exchanges[index].judged
-        exchanges[index].concerns = invariants.map { $0.mayConcern(judged) }
+        exchanges[index].concerns = invariants.map { $0.concern(judged) }
         trim()
     }
 
     /// The kept exchanges that can take part in breaking `invariant` (the `index`th judged one) as
-    /// a run's record, numbered from 1 in the order sent, with the recorder id of each number.
-    func record(concerning invariant: Invariant, index: Int) -> (record: RunRecord, ids: [Int]) {
+    /// a run's record, numbered from 1 in the order sent, with the recorder id of each number;
+    /// `nil` when none of them with recorder id `newFrom` or later is concerned, or none arms it
+    /// (then it broke nothing new). Most calls end at the first pass, which reads only what was
+    /// decided once per exchange.
+    func record(concerning invariant: Invariant, index: Int, newFrom id: Int) -> (record: RunRecord, ids: [Int])? {
+        // By place, not by copying each exchange: this runs for every rule at every request sent.
+        func concern(_ place: Int) -> Invariant.Concern {
+            if let concerns = exchanges[place].concerns { return index < concerns.count ? concerns[index] : .arms }
+            return invariant.concern(exchanges[place].judged)
+        }
+        var armed = false
+        var fresh = false
+        for place in head..<exchanges.count {
+            let concern = concern(place)
+            armed = armed || concern == .arms
+            fresh = fresh || (concern != .none && exchanges[place].id >= id)
+        }
+        guard armed, fresh else { return nil }
         var requests: [RunRecord.Request] = []
         var ids: [Int] = []
-        for exchange in kept {
-            let concerned = exchange.concerns.map { index < $0.count ? $0[index] : true } ?? invariant.mayConcern(exchange.judged)
-            guard concerned else { continue }
-            var request = exchange.judged
+        for place in head..<exchanges.count where concern(place) != .none {
+            var request = exchanges[place].judged
             request.number = requests.count + 1
             requests.append(request)
-            ids.append(exchange.id)
+            ids.append(exchanges[place].id)
         }
         return (RunRecord(clockStart: epoch, requests: requests), ids)
     }
@@ -101,7 +115,6 @@ struct LiveTrafficWindow {
     /// The kept exchanges (or those `including` allows) as a run's record, numbered from 1 in the order sent.
     func record(including: (Exchange) -> Bool = { _ in true }) -> RunRecord {
         var requests: [RunRecord.Request] = []
-        requests.reserveCapacity(exchanges.count - head)
         for exchange in kept where including(exchange) {
             var request = exchange.judged
             request.number = requests.count + 1
