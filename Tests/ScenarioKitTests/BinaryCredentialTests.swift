@@ -153,6 +153,19 @@ import Testing
         #expect(report.droppedSummary == "1 binary body it could not read (1 application/octet-stream)")
     }
 
+    /// Whatever the mask (a report's `‹redacted#1›` is longer than a short token), and whatever
+    /// form the secret takes inside the bytes (its base64 too), a binary body keeps its length.
+    @Test func aMaskOfAnyLengthKeepsABinaryBodysLength() {
+        let short = "tk9QmX27"
+        let body = Data(
+            MessagePack.map([("t", MessagePack.string(short)), ("b", MessagePack.string(Data(Self.refresh.utf8).base64EncodedString()))]))
+        let masked = SecretRedactor(secrets: [short, Self.refresh]).redact(binary: body)
+        #expect(masked.count == body.count)
+        #expect(masked.range(of: Data(short.utf8)) == nil)
+        #expect(masked.range(of: Data(Data(Self.refresh.utf8).base64EncodedString().prefix(12).utf8)) == nil)
+        #expect(BinaryBodyReader.read(Array(masked), contentType: "application/x-msgpack") != nil, "still MessagePack")
+    }
+
     @Test func placeholdersFitEveryLengthAndReadAsPlaceholders() {
         #expect(TraceRedactor.placeholder(.token, 1, length: 22) == "redacted-token-1xxxxxx")
         #expect(TraceRedactor.placeholder(.token, 1, length: 10) == "r-token-1x")
