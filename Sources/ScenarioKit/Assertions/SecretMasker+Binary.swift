@@ -12,7 +12,7 @@ extension SecretMasker {
 
     /// The places, in the list the masker was made from, of the secrets that stand in `body`
     /// (read as a binary body is masked: anywhere, as is, escaped or in base64).
-    func sources(inBinary body: Data) -> Set<Int> {
+    package func sources(inBinary body: Data) -> Set<Int> {
         var found: Set<Int> = []
         _ = mask(binary: body) { found.insert($0) }
         return found
