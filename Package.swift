@@ -105,13 +105,14 @@ let package = Package(
             name: "ScenarioSuiteTests",
             dependencies: ["ScenarioKit", "ScenarioTesting", "SessionKitDriver", "HTTPCore", "ExampleStackChecks"]
         ),
-        // SessionKit: the app whose own URLSession is recorded and replayed by the built `scenario`.
+        // SessionKit: the app whose own URLSession is recorded and replayed by the built `scenario`;
+        // the sample app and its field build: an app that watches its own traffic, and the loop back to a scenario.
         .testTarget(
             name: "ScenarioCLITests",
             dependencies: [
                 "ScenarioKit", "ScenarioEngine", "ScenarioTraces", "ScenarioShrinking", "ScenarioContracts", "SessionKit", "HTTPCore",
-            ]),
-        // What the example stacks' test targets check the same way.
+                "SampleApp", "SampleAppDriver", "FieldSessionDriver",
+            ]),  // What the example stacks' test targets check the same way.
         .target(name: "ExampleStackChecks", dependencies: ["ScenarioKit"], path: "Tests/ExampleStackChecks"),
         .testTarget(name: "SampleAppTests", dependencies: ["SampleAppDriver", "FieldSessionDriver", "ScenarioKit", "ExampleStackChecks"]),
         .testTarget(name: "DispatchAppTests", dependencies: ["DispatchAppDriver", "ScenarioKit", "ExampleStackChecks"]),

@@ -22,16 +22,16 @@ extension ScenarioDocument {
         // Steps first: what normalizing takes out after (an emptied `check`) must not move them.
         let gone = Set(indices)
         var out = ScenarioDocument(
-            root.removing(gone.map { [.key("steps"), .index($0)] }),
+            root.removing(gone.map { [.key(ScenarioKey.steps), .index($0)] }),
             stepOrigins: stepOrigins.enumerated().filter { !gone.contains($0.offset) }.map(\.element))
         guard let uses else { return out.normalized() }
         var fewer: [String: Int] = [:]
         for index in gone { for (exchange, count) in uses[index] ?? [:] { fewer[exchange, default: 0] += count } }
         var unused: Set<String> = []
         for (position, id) in exchangeIDs.enumerated() {
-            guard let count = fewer[id], count > 0, exchanges[position]["optional"]?.boolValue != true else { continue }
+            guard let count = fewer[id], count > 0, exchanges[position][ScenarioKey.optional]?.boolValue != true else { continue }
             // `unlimited` stays as it is.
-            guard let times = exchanges[position]["times"].map({ $0.intValue }) ?? 1 else { continue }
+            guard let times = exchanges[position][ScenarioKey.times].map({ $0.intValue }) ?? 1 else { continue }
             if times <= count { unused.insert(id) } else { out = out.withUses(times - count, exchange: position) }
         }
         return out.removingExchanges(unused)

@@ -142,6 +142,9 @@ package struct ScenarioShrinker: Sendable {
     /// the result a regression test (a fixed stack's fewer requests tolerated, the expectations
     /// that still hold back).
     private static func search(_ search: ShrinkSearch) async {
+        // Checks that are no part of the failure would hold every step in place: they go first,
+        // and those that still hold come back at the end.
+        _ = await search.pruneExpectations()
         _ = await search.shrinkSchedule()
         _ = await search.truncateSteps()
         let passes = [

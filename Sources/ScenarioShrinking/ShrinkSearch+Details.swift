@@ -8,14 +8,17 @@ extension ShrinkSearch {
     func pruneMembers() async -> Bool {
         var level: [JSONPlace] = []
         for index in best.exchanges.indices {
-            let exchange: JSONPlace = [.key("exchanges"), .index(index)]
-            for part in ["request", "response"] {
-                for key in ["headers", "query", "json", "text"] where best[place: exchange + [.key(part), .key(key)]] != nil {
+            let exchange: JSONPlace = [.key(ScenarioKey.exchanges), .index(index)]
+            for part in [ScenarioKey.request, ScenarioKey.response] {
+                for key in [ScenarioKey.headers, ScenarioKey.query, ScenarioKey.json, ScenarioKey.text]
+                where best[place: exchange + [.key(part), .key(key)]] != nil {
                     level.append(exchange + [.key(part), .key(key)])
                 }
             }
         }
-        level += best.root.childPlaces(of: [.key("given")]).filter { $0 != [.key("given"), .key(ScenarioKeys.givenClock)] }
+        level += best.root.childPlaces(of: [.key(ScenarioKey.given)]).filter {
+            $0 != [.key(ScenarioKey.given), .key(ScenarioKeys.givenClock)]
+        }
         var changed = false
         while !level.isEmpty, !stopped {
             let base = best
@@ -32,23 +35,25 @@ extension ShrinkSearch {
     func pruneExpectations() async -> Bool {
         var items: [JSONPlace] = []
         func expectations(at place: JSONPlace) {
-            items += best.root.childPlaces(of: place + [.key("state")])
-            for key in ["alerts", "timeline"] where best[place: place + [.key(key)]] != nil { items.append(place + [.key(key)]) }
-            for key in ["total", "log"] where best[place: place + [.key("requests"), .key(key)]] != nil {
-                items.append(place + [.key("requests"), .key(key)])
+            items += best.root.childPlaces(of: place + [.key(ScenarioKey.state)])
+            for key in [ScenarioKey.alerts, ScenarioKey.timeline] where best[place: place + [.key(key)]] != nil {
+                items.append(place + [.key(key)])
             }
-            items += best.root.childPlaces(of: place + [.key("requests"), .key("counts")])
+            for key in [ScenarioKey.total, ScenarioKey.log] where best[place: place + [.key(ScenarioKey.requests), .key(key)]] != nil {
+                items.append(place + [.key(ScenarioKey.requests), .key(key)])
+            }
+            items += best.root.childPlaces(of: place + [.key(ScenarioKey.requests), .key(ScenarioKey.counts)])
         }
-        expectations(at: [.key("expect")])
+        expectations(at: [.key(ScenarioKey.expect)])
         for (index, step) in best.steps.enumerated() {
-            let place: JSONPlace = [.key("steps"), .index(index)]
-            if step["check"] != nil { expectations(at: place + [.key("check")]) }
-            if step["expect"] != nil { items.append(place + [.key("expect")]) }
-            for (member, call) in (step["group"]?.arrayValue ?? []).enumerated() where call["expect"] != nil {
-                items.append(place + [.key("group"), .index(member), .key("expect")])
+            let place: JSONPlace = [.key(ScenarioKey.steps), .index(index)]
+            if step[ScenarioKey.check] != nil { expectations(at: place + [.key(ScenarioKey.check)]) }
+            if step[ScenarioKey.expect] != nil { items.append(place + [.key(ScenarioKey.expect)]) }
+            for (member, call) in (step[ScenarioKey.group]?.arrayValue ?? []).enumerated() where call[ScenarioKey.expect] != nil {
+                items.append(place + [.key(ScenarioKey.group), .index(member), .key(ScenarioKey.expect)])
             }
         }
-        items += best.root.childPlaces(of: [.key("invariants"), .key("add")])
+        items += best.root.childPlaces(of: [.key(ScenarioKey.invariants), .key(ScenarioKey.add)])
         let base = best
         return await minimize(items) { kept in base.removing(items.filter { !kept.contains($0) }) }
     }

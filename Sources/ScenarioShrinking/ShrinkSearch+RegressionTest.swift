@@ -3,7 +3,7 @@ import ScenarioEngine
 /// What makes the smallest failing scenario a regression test a team commits: before the search,
 /// the input fails by the kept parts alone (its other failing checks taken out, never switched
 /// off); after it, what a fixed stack sends differently is tolerated (the answers the bug alone
-/// used are optional) and the input's expectations that still hold come back.
+/// used are optional) and the input's request counts that still hold come back.
 extension ShrinkSearch {
     /// Takes out of the input what fails beside the kept parts: its failing expectations that
     /// are not kept, and uses of exchanges its run did not make. Returns the parts still beside
@@ -40,7 +40,6 @@ extension ShrinkSearch {
     func tolerateWhatTheBugAloneNeeded() async -> Bool {
         let kept = Set(same.parts.filter { $0.kind == .invariant }.map(\.name))
         let involved = Set(bestInvolved.filter { kept.contains($0.key) }.flatMap(\.value))
-        guard !involved.isEmpty else { return false }
         var changed = false
         for (index, id) in best.exchangeIDs.enumerated() where involved.contains(id) && !stopped {
             let place = ScenarioDocument.exchangePlace(index)
@@ -51,45 +50,64 @@ extension ShrinkSearch {
                 changed = await tryAccepting(best.setting(place + [.key(ScenarioKey.optional)], to: true)) || changed
             }
         }
+        return await tolerateRetries() || changed
+    }
+
+    /// A call the backend refused (401, 429, 503) and then answered: a fixed stack may repeat it
+    /// more often than the one with the bug did (each call retried once after a shared refresh,
+    /// where the bug signed the user out after one), so the answer after the refusal serves it
+    /// any number of times, and none.
+    func tolerateRetries() async -> Bool {
+        var changed = false
+        for (index, exchange) in best.exchanges.enumerated() where !stopped {
+            guard let status = exchange[ScenarioKey.response]?[ScenarioKey.status]?.intValue, (200...299).contains(status),
+                exchange[ScenarioKey.times]?.stringValue != ScenarioKey.unlimited
+            else { continue }
+            let refusedBefore = best.exchanges[..<index].contains { earlier in
+                [401, 429, 503].contains(earlier[ScenarioKey.response]?[ScenarioKey.status]?.intValue ?? 0)
+                    && Self.sameEndpoint(earlier, exchange)
+            }
+            guard refusedBefore else { continue }
+            var candidate = best.setting(
+                ScenarioDocument.exchangePlace(index) + [.key(ScenarioKey.times)], to: .string(ScenarioKey.unlimited))
+            candidate = candidate.setting(ScenarioDocument.exchangePlace(index) + [.key(ScenarioKey.optional)], to: true)
+            changed = await tryAccepting(candidate) || changed
+        }
         return changed
     }
 
-    /// The input's expectations that still hold come back: the state, alerts and timeline it
-    /// expected, the request counts of exchanges every run must use as scripted, and the
-    /// outcomes of the steps that remain. Totals and logs of requests stay out: a fixed stack
-    /// sends a different number of the requests the bug was about.
+    /// Whether two exchanges match the same method and path (or path pattern).
+    private static func sameEndpoint(_ first: JSONValue, _ second: JSONValue) -> Bool {
+        let (a, b) = (first[ScenarioKey.request], second[ScenarioKey.request])
+        return a?[ScenarioKey.method] == b?[ScenarioKey.method] && a?[ScenarioKey.path] == b?[ScenarioKey.path]
+            && a?[ScenarioKey.pathPattern] == b?[ScenarioKey.pathPattern]
+    }
+
+    /// The input's request counts that still hold come back, for the exchanges every run must
+    /// use as scripted: what any stack that meets those answers shows, the fixed one too. Its
+    /// state, alerts, timeline and step outcomes stay out: the input's run had the bug, and what it
+    /// showed of it is no promise of the fix (a team adds what the fix must show). Totals and logs
+    /// of requests stay out too: a fixed stack sends fewer of the requests the bug was about.
     func restoreExpectations() async -> Bool {
         let input = accepted[0]
-        var restorable: [(place: JSONPlace, value: JSONValue)] = []
-        let expect: JSONPlace = [.key(ScenarioKey.expect)]
-        for key in [ScenarioKey.state] {
-            for place in input.root.childPlaces(of: expect + [.key(key)]) {
-                if let value = input[place: place] { restorable.append((place, value)) }
-            }
-        }
-        for key in [ScenarioKey.alerts, ScenarioKey.timeline] {
-            if let value = input[place: expect + [.key(key)]] { restorable.append((expect + [.key(key)], value)) }
-        }
         let required = Set(zip(best.exchangeIDs, best.exchanges).filter { $0.1[ScenarioKey.optional]?.boolValue != true }.map(\.0))
-        for place in input.root.childPlaces(of: expect + [.key(ScenarioKey.requests), .key(ScenarioKey.counts)]) {
-            guard case .key(let id)? = place.last, required.contains(id), let value = input[place: place] else { continue }
+        let counts: JSONPlace = [.key(ScenarioKey.expect), .key(ScenarioKey.requests), .key(ScenarioKey.counts)]
+        var restorable: [(place: JSONPlace, value: JSONValue)] = []
+        for place in input.root.childPlaces(of: counts) {
+            guard case .key(let id)? = place.last, required.contains(id), best[place: place] == nil, let value = input[place: place]
+            else { continue }
             restorable.append((place, value))
         }
-        for (index, origin) in best.stepOrigins.enumerated() {
-            let from: JSONPlace = [.key(ScenarioKey.steps), .index(origin - 1), .key(ScenarioKey.expect)]
-            guard best.steps[index][ScenarioKey.expect] == nil, let value = input[place: from] else { continue }
-            restorable.append(([.key(ScenarioKey.steps), .index(index), .key(ScenarioKey.expect)], value))
-        }
         guard !restorable.isEmpty, !stopped else { return false }
-        func restoring(_ items: [(place: JSONPlace, value: JSONValue)], onto document: ScenarioDocument) -> ScenarioDocument {
-            var out = document
+        func restoring(_ items: [(place: JSONPlace, value: JSONValue)]) -> ScenarioDocument {
+            var out = best
             for item in items { out[place: item.place] = item.value }
             return out.normalized()
         }
-        if await tryAccepting(restoring(restorable, onto: best)) { return true }
+        if await tryAccepting(restoring(restorable)) { return true }
         var changed = false
         for item in restorable where !stopped {
-            changed = await tryAccepting(restoring([item], onto: best)) || changed
+            changed = await tryAccepting(restoring([item])) || changed
         }
         return changed
     }

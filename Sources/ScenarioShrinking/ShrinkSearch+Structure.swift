@@ -35,27 +35,41 @@ extension ShrinkSearch {
     func lowerCounts() async -> Bool {
         var changed = false
         for index in best.steps.indices where !stopped {
-            guard index < best.steps.count, let copies = best.steps[index]["parallel"]?.intValue, copies > 1 else { continue }
+            guard index < best.steps.count, let copies = best.steps[index][ScenarioKey.parallel]?.intValue, copies > 1 else { continue }
             let base = best
             changed = await lowest(in: 1...copies) { base.withCopies($0, of: copies, step: index) } || changed
         }
         for index in best.steps.indices.reversed() where !stopped {
-            guard let members = best.steps[index]["group"]?.arrayValue, members.count > 1 else { continue }
+            guard let members = best.steps[index][ScenarioKey.group]?.arrayValue, members.count > 1 else { continue }
             for member in members.indices.reversed() where !stopped {
-                changed = await tryAccepting(best.removing([[.key("steps"), .index(index), .key("group"), .index(member)]])) || changed
+                // The member alone, or with one use fewer of an exchange its step used: which of
+                // them served the member the run does not say, so each is tried.
+                let without = best.removing([ScenarioDocument.stepPlace(index) + [.key(ScenarioKey.group), .index(member)]])
+                var candidates = [without]
+                for (exchange, _) in (bestUses[index] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                    guard let position = without.exchangeIDs.firstIndex(of: exchange) else { continue }
+                    let times = without.exchanges[position][ScenarioKey.times]?.intValue ?? 1
+                    candidates.append(times > 1 ? without.withUses(times - 1, exchange: position) : without.removingExchanges([exchange]))
+                }
+                if let hit = await firstHolding(candidates) {
+                    accept(candidates[hit])
+                    changed = true
+                }
             }
         }
         for index in best.exchanges.indices where !stopped {
             let exchange = best.exchanges[index]
-            let place: JSONPlace = [.key("exchanges"), .index(index)]
-            if let times = exchange["times"]?.intValue, times > 1 {
+            let place: JSONPlace = [.key(ScenarioKey.exchanges), .index(index)]
+            if let times = exchange[ScenarioKey.times]?.intValue, times > 1 {
                 let base = best
                 changed = await lowest(in: 1...times) { base.withUses($0, exchange: index) } || changed
             }
-            if let pending = best[place: place + [.key("release"), .key("whenPending")]]?.intValue, pending > 1 {
+            if let pending = best[place: place + [.key(ScenarioKey.release), .key(ScenarioKey.whenPending)]]?.intValue, pending > 1 {
                 let base = best
                 changed =
-                    await lowest(in: 1...pending) { base.setting(place + [.key("release"), .key("whenPending")], to: .number(Double($0))) }
+                    await lowest(in: 1...pending) {
+                        base.setting(place + [.key(ScenarioKey.release), .key(ScenarioKey.whenPending)], to: .number(Double($0)))
+                    }
                     || changed
             }
         }
@@ -67,13 +81,13 @@ extension ShrinkSearch {
     func shortenTime() async -> Bool {
         var changed = false
         for index in best.steps.indices where !stopped {
-            changed = await halve([.key("steps"), .index(index), .key("advance")], removable: false) || changed
+            changed = await halve([.key(ScenarioKey.steps), .index(index), .key(ScenarioKey.advance)], removable: false) || changed
         }
         for index in best.exchanges.indices where !stopped {
-            changed = await halve([.key("exchanges"), .index(index), .key("latency")], removable: true) || changed
+            changed = await halve([.key(ScenarioKey.exchanges), .index(index), .key(ScenarioKey.latency)], removable: true) || changed
         }
-        if best[place: [.key("given"), .key("clock")]] != nil, !stopped {
-            changed = await tryAccepting(best.removing([[.key("given"), .key("clock")]])) || changed
+        if best[place: [.key(ScenarioKey.given), .key(ScenarioKey.clock)]] != nil, !stopped {
+            changed = await tryAccepting(best.removing([[.key(ScenarioKey.given), .key(ScenarioKey.clock)]])) || changed
         }
         return changed
     }
@@ -100,10 +114,10 @@ extension ScenarioDocument {
     /// served or held exactly those copies (`times`, `whenPending`) go down with them.
     func withCopies(_ count: Int, of copies: Int, step: Int) -> ScenarioDocument {
         var out = self
-        out[place: [.key("steps"), .index(step), .key("parallel")]] = count == 1 ? nil : .number(Double(count))
+        out[place: [.key(ScenarioKey.steps), .index(step), .key(ScenarioKey.parallel)]] = count == 1 ? nil : .number(Double(count))
         for (index, exchange) in exchanges.enumerated() {
-            if exchange["times"]?.intValue == copies { out = out.withUses(count, exchange: index) }
-            let pending: JSONPlace = [.key("exchanges"), .index(index), .key("release"), .key("whenPending")]
+            if exchange[ScenarioKey.times]?.intValue == copies { out = out.withUses(count, exchange: index) }
+            let pending: JSONPlace = [.key(ScenarioKey.exchanges), .index(index), .key(ScenarioKey.release), .key(ScenarioKey.whenPending)]
             if out[place: pending]?.intValue == copies { out[place: pending] = .number(Double(count)) }
         }
         return out.normalized()
@@ -111,11 +125,11 @@ extension ScenarioDocument {
 
     /// The exchange at `index` serving `count` requests, holding no more than that many.
     func withUses(_ count: Int, exchange index: Int) -> ScenarioDocument {
-        let place: JSONPlace = [.key("exchanges"), .index(index)]
+        let place: JSONPlace = [.key(ScenarioKey.exchanges), .index(index)]
         var out = self
-        out[place: place + [.key("times")]] = count == 1 ? nil : .number(Double(count))
-        if let pending = out[place: place + [.key("release"), .key("whenPending")]]?.intValue, pending > count {
-            out[place: place + [.key("release"), .key("whenPending")]] = .number(Double(count))
+        out[place: place + [.key(ScenarioKey.times)]] = count == 1 ? nil : .number(Double(count))
+        if let pending = out[place: place + [.key(ScenarioKey.release), .key(ScenarioKey.whenPending)]]?.intValue, pending > count {
+            out[place: place + [.key(ScenarioKey.release), .key(ScenarioKey.whenPending)]] = .number(Double(count))
         }
         return out.normalized()
     }

@@ -185,12 +185,16 @@ final class ShrinkSearch {
     }
 
     private func noteOtherFailure(_ parts: [FailurePart], _ result: ScenarioResult) {
-        let primary = FailureFingerprint.primary(of: parts)
-        let named = primary.map(\.description).joined(separator: ", ")
+        // What set it apart: the parts it failed by beside the kept ones, or, when it lost one
+        // of those, how it failed instead.
+        let beside = parts.filter { !same.parts.contains($0) }
+        let keptAll = same.parts.allSatisfy(parts.contains)
+        let shown = keptAll ? beside : FailureFingerprint.primary(of: parts)
+        let named = (keptAll ? "the failure kept, and " : "") + shown.map(\.description).joined(separator: ", ")
         if let index = otherFailures.firstIndex(where: { $0.part == named }) {
             otherFailures[index].count += 1
         } else {
-            let example = primary.first.flatMap { FailureFingerprint.example(of: $0, in: result) } ?? result.errorMessage ?? ""
+            let example = shown.first.flatMap { FailureFingerprint.example(of: $0, in: result) } ?? result.errorMessage ?? ""
             otherFailures.append((named, 1, String(example.prefix(300))))
         }
     }

@@ -20,10 +20,10 @@ struct ShrunkFile {
         if let name = out.root[ScenarioKey.name]?.stringValue, !name.hasSuffix(" (shrunk)") {
             out[place: [.key(ScenarioKey.name)]] = .string(name + " (shrunk)")
         }
-        let under = schedule.map { ", under the schedule \($0) (--replay-schedule)" } ?? ""
+        let under = schedule.map { " under --replay-schedule \($0)" } ?? ""
         out[place: [.key(ScenarioKey.description)]] = .string(
-            "Shrunk from \(Self.named(input.path)): \(size.steps) steps, \(size.exchanges) exchanges → \(document.size.steps), "
-                + "\(document.size.exchanges); fails by \(same)\(under).")
+            "Shrunk from \(Self.named(input.path)): \(size) → \(document.size.steps), \(document.size.exchanges); fails by \(same)\(under)."
+        )
         if let schema = out.root[ScenarioKey.schema]?.stringValue {
             out[place: [.key(ScenarioKey.schema)]] = .string(Self.relocated(schema, from: inputFolder, to: outputFolder))
         } else if let schema = Self.schemaAbove(outputFolder) {
@@ -36,7 +36,19 @@ struct ShrunkFile {
             out[place: ScenarioDocument.exchangePlace(index) + [.key(ScenarioKey.response), .key(ScenarioKey.file)]] =
                 .string(Self.relocated(body, from: inputFolder, to: outputFolder))
         }
-        return out.normalized()
+        return withoutSwitchesOfUndefined(out).normalized()
+    }
+
+    /// Without `invariants.off` entries for ids no invariant file defines where it is written:
+    /// the loader refuses a switch for nothing.
+    private func withoutSwitchesOfUndefined(_ document: ScenarioDocument) -> ScenarioDocument {
+        let offPlace: JSONPlace = [.key(ScenarioKey.invariants), .key(ScenarioKey.off)]
+        guard let off = document[place: offPlace]?.objectValue else { return document }
+        let defined = Set(InvariantFiles.inherited(path: output, id: Self.id(of: output)).invariants.map(\.id)).union(
+            (document.root[ScenarioKey.invariants]?[ScenarioKey.add]?.arrayValue ?? []).compactMap { $0[ScenarioKey.id]?.stringValue })
+        var out = document
+        out[place: offPlace] = .object(JSONObject(unchecked: off.members.filter { defined.contains($0.key) }))
+        return out
     }
 
     /// Whether the invariants the kept failure breaks govern a file at `output` as they govern

@@ -7,13 +7,13 @@ extension HARLog {
     /// them back byte for byte.
     package func harDocument(creatorVersion: String = "0.1.0") -> JSONValue {
         let formatter = Self.instantFormatter()
-        return [
-            "log": [
-                "version": "1.2",
-                "creator": ["name": .string(creator.isEmpty ? "SessionScenarios" : creator), "version": .string(creatorVersion)],
-                "entries": .array(entries.map { Self.entryDocument($0, formatter: formatter) }),
-            ]
+        var log: JSONObject = [
+            "version": "1.2",
+            "creator": ["name": .string(creator.isEmpty ? "SessionScenarios" : creator), "version": .string(creatorVersion)],
+            "entries": .array(entries.map { Self.entryDocument($0, formatter: formatter) }),
         ]
+        if let comment { log["comment"] = .string(comment) }
+        return ["log": .object(log)]
     }
 
     /// The same document as text (what ``writeHAR(creatorVersion:to:)`` writes).
@@ -30,6 +30,10 @@ extension HARLog {
         let creator: JSONValue = ["name": .string(creator.isEmpty ? "SessionScenarios" : creator), "version": .string(creatorVersion)]
         var out = Array("{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": ".utf8)
         creator.write(to: &out, pretty: false, level: 0)
+        if let comment {
+            out += Array(",\n    \"comment\": ".utf8)
+            JSONValue.string(comment).write(to: &out, pretty: false, level: 0)
+        }
         out += Array(",\n    \"entries\": [".utf8)
         for (index, entry) in entries.enumerated() {
             out += Array((index == 0 ? "\n      " : ",\n      ").utf8)

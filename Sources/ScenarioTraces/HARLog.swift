@@ -11,6 +11,9 @@ public struct HARLog: Sendable, Hashable {
     /// Bodies the file says are kept in files of their own (`_file`) that were not found beside
     /// it: those entries were read without them.
     package var attachedBodiesNotFound = 0
+    /// The log's `comment`, written when set (the recorder says there why it saved the trace);
+    /// reading ignores it.
+    package var comment: String?
 
     /// Creates a log.
     package init(creator: String = "", entries: [Entry] = []) {

@@ -196,7 +196,7 @@ package struct HARReader: Sendable {
                     }
                     body = decoded
                 } else {
-                    body = Data(text.utf8)
+                    body = Self.textBody(text, mimeType: mimeType)
                 }
             } else if let attached = attachedBody(content, collector: collector) {
                 body = attached

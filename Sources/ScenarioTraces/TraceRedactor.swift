@@ -18,6 +18,11 @@ package struct TraceRedactor: Sendable {
         package var counts: [Kind: Int] = [:]
         /// Total distinct secrets.
         package var total: Int { counts.values.reduce(0, +) }
+        /// Bodies that are not text and whose structure could not be read, kept, by media type
+        /// (`""` when none was said): a secret inside them is masked only where found otherwise.
+        package var unreadBodies: [String: Int] = [:]
+        /// Such bodies left out (``TraceRedactor/dropsUnreadBodies``), by media type.
+        package var droppedBodies: [String: Int] = [:]
 
         /// `redacted 4 secrets: 2 authorization, 1 password, 1 token`.
         package var description: String {
@@ -31,6 +36,8 @@ package struct TraceRedactor: Sendable {
     private let policy: RedactionPolicy
     /// Secrets known before the capture is read (what a run knows), masked wherever they occur.
     private let known: [RedactionPolicy.Finding]
+    /// Whether bodies that are not text and could not be read are left out rather than kept.
+    package var dropsUnreadBodies = false
 
     /// Creates a redactor.
     package init() { self.init(extraKeys: []) }
@@ -61,14 +68,23 @@ package struct TraceRedactor: Sendable {
     /// twice; returns what was replaced.
     package func redact(_ log: inout HARLog) -> Report {
         var finder = SecretFinder(policy: policy)
-        for entry in log.entries { finder.collect(entry) }
+        for index in log.entries.indices { finder.collect(log.entries[index], at: index) }
         // After the capture's own: a value it also shows keeps the kind the capture gives it.
         for finding in known { finder.found.add(finding.value, finding.kind) }
-        let secrets = finder.ordered
-        guard !secrets.isEmpty else { return Report() }
-        let replacer = Replacer(secrets: secrets, policy: policy)
-        for index in log.entries.indices { replacer.redact(&log.entries[index]) }
         var report = Report()
+        for body in finder.unread {
+            if dropsUnreadBodies {
+                Self.drop(body, from: &log)
+                report.droppedBodies[body.type, default: 0] += 1
+            } else {
+                report.unreadBodies[body.type, default: 0] += 1
+            }
+        }
+        let secrets = finder.ordered
+        guard !secrets.isEmpty else { return report }
+        let replacer = Replacer(secrets: secrets, fitted: Self.inBinaryBodies(secrets, of: log, policy: policy), policy: policy)
+        for index in log.entries.indices { replacer.redact(&log.entries[index]) }
+        log.comment = log.comment.map(replacer.text)
         for secret in secrets { report.counts[secret.kind, default: 0] += 1 }
         return report
     }
@@ -87,16 +103,28 @@ private struct SecretFinder {
     /// The secrets, without placeholders of an already redacted trace, and without values too
     /// short to mask (``SecretRedactor/minimumLength``): a `"code": 200` is a status.
     var ordered: [RedactionPolicy.Finding] {
-        found.ordered.filter { $0.value.count >= SecretRedactor.minimumLength && !$0.value.hasPrefix("redacted-") }
+        found.ordered.filter { $0.value.count >= SecretRedactor.minimumLength && !TraceRedactor.isPlaceholder($0.value) }
     }
 
-    mutating func collect(_ entry: HARLog.Entry) {
+    /// Bodies that are not text and whose structure could not be read.
+    var unread: [TraceRedactor.UnreadBody] = []
+
+    mutating func collect(_ entry: HARLog.Entry, at index: Int) {
         for field in entry.request.headers { collect(header: field) }
         policy.collect(url: entry.request.url, into: &found)
-        if let body = entry.request.body { policy.collect(body: Data(body.utf8), contentType: entry.request.mimeType, into: &found) }
+        if let body = entry.request.body { collect(body: Data(body.utf8), type: entry.request.mimeType, entry: index, request: true) }
         if let response = entry.response {
             for field in response.headers { collect(header: field) }
-            policy.collect(body: response.body, contentType: response.mimeType, into: &found)
+            collect(body: response.body, type: response.mimeType, entry: index, request: false)
+        }
+    }
+
+    private mutating func collect(body: Data, type: String?, entry: Int, request: Bool) {
+        guard BodyKind.isBinary(body, contentType: type), JSONValue.parse(body) == nil else {
+            return policy.collect(body: body, contentType: type, into: &found)
+        }
+        if !policy.collect(binary: body, contentType: type, into: &found) {
+            unread.append(TraceRedactor.UnreadBody(entry: entry, request: request, type: TraceRedactor.mediaType(type)))
         }
     }
 
@@ -133,7 +161,10 @@ private struct Replacer {
         var masked = BoundedMemo<String, String>()
     }
 
-    init(secrets: [RedactionPolicy.Finding], policy: RedactionPolicy) {
+    /// `fitted` holds the places in `secrets` of those that stand in a binary body: their
+    /// placeholder is as long as they are, everywhere, so the body keeps its lengths and a stack
+    /// that decodes it sends back what the rest of the trace shows.
+    init(secrets: [RedactionPolicy.Finding], fitted: Set<Int> = [], policy: RedactionPolicy) {
         self.policy = policy
         var numbers: [TraceRedactor.Kind: Int] = [:]
         var pairs: [(secret: String, mask: String)] = []
@@ -142,6 +173,14 @@ private struct Replacer {
             numbers[secret.kind, default: 0] += 1
             let placeholder = "redacted-\(secret.kind.rawValue)-\(numbers[secret.kind] ?? 0)"
             pairs.append((secret.value, placeholder))
+            placeholders[secret.value] = placeholder
+        }
+        var counted: [TraceRedactor.Kind: Int] = [:]
+        for (index, secret) in secrets.enumerated() {
+            counted[secret.kind, default: 0] += 1
+            guard fitted.contains(index) else { continue }
+            let placeholder = TraceRedactor.placeholder(secret.kind, counted[secret.kind] ?? 0, length: secret.value.utf8.count)
+            pairs[index].mask = placeholder
             placeholders[secret.value] = placeholder
         }
         self.masker = SecretMasker(pairs, policy: policy)

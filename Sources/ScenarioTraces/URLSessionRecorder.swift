@@ -22,6 +22,8 @@ import ScenarioEngine
 /// last ``capacity`` finished exchanges, at most ``maximumBodySize`` bytes of each body and
 /// ``maximumStoredBytes`` of bodies in all, dropping the oldest first; ``log(redacted:)`` and
 /// ``writeHAR(to:redacted:)`` give them with secrets redacted as `scenario redact` does.
+/// ``watch(invariantsAt:savingTracesIn:settings:onBreak:)`` also judges the traffic against the
+/// team's `invariants.json` and saves a redacted trace by itself when a rule breaks.
 public final class URLSessionRecorder: @unchecked Sendable {
     /// The recorder of the process, for the one line in an app's session setup.
     public static let shared = URLSessionRecorder()
@@ -45,6 +47,8 @@ public final class URLSessionRecorder: @unchecked Sendable {
     private var nextID = 0
     private var storedBytes = 0
     private var inFlight = 0
+    /// Judges the traffic against invariants while a watch lasts (``watch(invariantsAt:savingTracesIn:settings:onBreak:)``).
+    private var judge: LiveTrafficJudge?
 
     private struct Record {
         let id: Int
@@ -95,11 +99,19 @@ public final class URLSessionRecorder: @unchecked Sendable {
         }
     }
 
+    /// Starts (or, with `nil`, stops) judging the traffic from the next event on.
+    func setJudge(_ judge: LiveTrafficJudge?) {
+        lock.withLock { self.judge = judge }
+    }
+
+    /// The judge of the watch under way, if any.
+    var currentJudge: LiveTrafficJudge? { lock.withLock { judge } }
+
     // MARK: Recording, for RecordingURLProtocol
 
     /// Records a request sent at `started`, its body already cut to ``maximumBodySize`` bytes
     /// (as `RecordingTap.harRequest` does); returns its id for ``finish(_:response:at:)``.
-    func begin(_ request: HARLog.Request, at started: Date) -> Int {
+    package func begin(_ request: HARLog.Request, at started: Date) -> Int {
         let bytes = request.body?.utf8.count ?? 0
         return lock.withLock {
             let id = nextID
@@ -110,6 +122,8 @@ public final class URLSessionRecorder: @unchecked Sendable {
                     bytes: bytes))
             inFlight += 1
             storedBytes += bytes
+            // Handed over under the lock, so the judge sees events in the order recorded; it only queues them.
+            judge?.sent(id, records[records.count - 1].entry)
             while records.count - head > capacity { dropOldest() }
             return id
         }
@@ -118,9 +132,10 @@ public final class URLSessionRecorder: @unchecked Sendable {
     /// Records how the request `id` ended: its response, or `nil` when it failed or was
     /// cancelled. The body is already cut to ``maximumBodySize`` bytes (as `RecordedLoad`
     /// receives it, so a large download is never held whole).
-    func finish(_ id: Int, response: HARLog.Response?, at ended: Date) {
+    package func finish(_ id: Int, response: HARLog.Response?, at ended: Date) {
         lock.withLock {
             inFlight -= 1
+            judge?.finished(id, response, at: ended)
             guard let index = index(of: id) else { return }  // dropped while in flight
             records[index].entry.time = max(0, ended.timeIntervalSince(records[index].entry.started) * 1000)
             records[index].entry.response = response

@@ -7,7 +7,7 @@ import SessionKitDriver
 // It reads Scenarios/ and runs the `scenario` program built beside it. `--quick` runs less;
 // `--traces` prints only the trace import figures; `--exchanges` only the per-exchange ones (to
 // profile the engine's share); `--shrink` only the shrink figures; `--contracts` only the API document figures;
-// `--memory` only the memory ones.
+// `--memory` only the memory ones; `--recorder` only the app recorder's.
 
 let repository = FileManager.default.currentDirectoryPath
 let binFolder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
@@ -41,6 +41,12 @@ DocumentLoad.reportIfAsked()
 // `--contracts`: only the API document and verification figures.
 if CommandLine.arguments.contains("--contracts") {
     contractFigures()
+    exit(0)
+}
+
+// `--recorder`: only what URLSessionRecorder costs an app (recording, watching invariants).
+if CommandLine.arguments.contains("--recorder") {
+    await RecorderFigures.print(quick: quick)
     exit(0)
 }
 
@@ -149,6 +155,8 @@ print(
     "raw URLSession + URLProtocol per exchange ÷ SessionKit's direct step: \(format(stub.median.microseconds / sessionKitDirect.median.microseconds, 1))"
 )
 if CommandLine.arguments.contains("--exchanges") { exit(0) }
+
+await RecorderFigures.print(quick: quick)
 
 // MARK: - Virtual time
 

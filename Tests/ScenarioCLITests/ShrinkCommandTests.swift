@@ -35,7 +35,7 @@ import Testing
         let lines = shrink.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("in.json: 5 steps, 3 exchanges -> 1 step, 1 exchange in ") == true, "\(shrink.stdout)")
         #expect(
-            lines.first?.hasSuffix("; kept: outcome of request: expected the action to succeed, but it failed with accountDeleted") == true)
+            lines.first?.hasSuffix("; kept: outcome of request: failed with accountDeleted") == true)
         #expect(lines.last == "Wrote min.json")
         #expect(!shrink.output.contains("\r"), "no progress line off a terminal")
         #expect(!shrink.output.contains("acc-shrink-1"), "secrets stay masked")

@@ -63,7 +63,8 @@ import Testing
 @Suite struct ScheduleNoteRuleTests {
     @Test func theScheduleNoteComesBeforeCausesAndSymptoms() {
         let note = AssertionResult(label: AssertionResult.schedule, passed: false, message: "failed under schedule 3 of 100 (seed 1)")
-        let cause = AssertionResult(label: AssertionResult.unmatchedRequests, passed: false, message: "#4 GET /x")
+        let cause = AssertionResult(
+            label: AssertionResult.unmatchedRequests, passed: false, message: "#4 GET /x", subjects: [FailureSubject(.unmatched, "GET /x")])
         let symptom = AssertionResult(label: "alerts", passed: false, message: "expected 1 element(s), got 2")
         let result = ScenarioResult(
             id: "a", name: "a", file: "a.json", status: .failed,

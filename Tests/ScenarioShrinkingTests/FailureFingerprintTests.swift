@@ -5,105 +5,82 @@ import Testing
 @testable import ScenarioEngine
 @testable import ScenarioShrinking
 
-/// How a failure is named so that a shrink keeps it: by the invariants it broke, else by what
-/// its report leads with; state, alerts and outcomes with what they saw.
+/// How a failure is named so that a shrink keeps it: the engine says what each failed check is
+/// about, as data (``FailureSubject``), and a shrink keeps the invariants it broke, else what its
+/// report leads with; a candidate that fails by anything else is another bug.
 @Suite struct FailureFingerprintTests {
-    static let here = ScenarioLocation(file: "f.json", line: 1, column: 1, path: "$")
-
-    static func result(_ checks: [(step: String, check: AssertionResult)], error: String? = nil) -> ScenarioResult {
-        let steps = checks.enumerated().map { index, entry in
-            StepResult(index: index + 1, label: entry.step, location: here, assertions: [entry.check])
-        }
-        return ScenarioResult(
-            id: "f", name: "f", file: "f.json", status: error == nil ? (checks.isEmpty ? .passed : .failed) : .error, steps: steps,
-            errorMessage: error)
+    /// Runs a rule scenario and returns how it failed, as the shrinker reads it.
+    static func parts(exchanges: String = "", steps: String, expect: String? = nil, extra: String? = nil) async throws -> [FailurePart] {
+        FailureFingerprint.parts(of: try await Rules.run(exchanges: exchanges, steps: steps, expect: expect, extra: extra))
     }
 
-    static func failed(_ label: String, _ message: String = "", actual: String? = nil) -> AssertionResult {
-        AssertionResult(label: label, passed: false, message: message, actual: actual)
+    @Test func invariantsLeadWhenAnyBroke() async throws {
+        let parts = try await Self.parts(
+            exchanges: #"{ "id": "token", "request": { "path": "/token" }, "response": { "status": 200 }, "times": 2 }"#,
+            steps: #"""
+                { "do": "send", "with": { "method": "POST", "path": "/token", "json": { "refresh_token": "r-1" } } },
+                { "do": "send", "with": { "method": "POST", "path": "/token", "json": { "refresh_token": "r-1" } } },
+                { "do": "send", "with": { "path": "/feed", "query": { "page": "2" } }, "expect": { "value": { "status": 200 } } }
+                """#,
+            extra: #"""
+                "invariants": { "add": [{ "id": "spent-once", "description": "a refresh token once", "check": "neverSentTwice",
+                  "requests": { "path": "/token" }, "value": { "json": "refresh_token" } }] }
+                """#)
+        #expect(parts.map(\.key) == ["unmatched:GET /feed", "outcome:send", "invariant:spent-once"])
+        #expect(FailureFingerprint.primary(of: parts).map(\.description) == ["invariant spent-once"])
     }
 
-    @Test func invariantsLeadWhenAnyBroke() {
-        let parts = FailureFingerprint.parts(
-            of: Self.result([
-                ("do request", Self.failed("outcome", "code: expected \"ok\", got \"forbidden\"")),
-                (
-                    "expect",
-                    Self.failed("unmatched requests", "1 request(s) matched no exchange", actual: "#4 GET /feed?page=2; nearest: x")
-                ),
-                ("invariants", Self.failed("invariant one-refresh-at-a-time", "2 requests were away at once")),
-                ("invariants", Self.failed("invariant refresh-token-spent-once", "…")),
-            ]))
-        #expect(
-            parts.map(\.key) == [
-                "unmatched:GET /feed", "outcome:request", "invariant:one-refresh-at-a-time", "invariant:refresh-token-spent-once",
-            ])
-        #expect(
-            FailureFingerprint.primary(of: parts).map(\.description) == [
-                "invariant one-refresh-at-a-time", "invariant refresh-token-spent-once",
-            ])
-    }
-
-    @Test func withoutInvariantsTheCauseLeadsThenAnErrorThenTheFirstSymptom() {
-        let unmatched = FailureFingerprint.parts(
-            of: Self.result([
-                ("expect", Self.failed("state", "state.auth: expected \"a\", got \"b\"")),
-                ("expect", Self.failed("unmatched requests", "", actual: "#2 POST /auth/refresh")),
-            ]))
+    @Test func withoutInvariantsTheCauseLeadsThenAnErrorThenTheFirstSymptom() async throws {
+        let unmatched = try await Self.parts(
+            steps:
+                #"{ "do": "send", "with": { "method": "POST", "path": "/auth/refresh" } }, { "do": "set", "with": { "key": "auth", "value": "b" } }"#,
+            expect: #"{ "state": { "auth": "a" } }"#)
+        #expect(unmatched.map(\.description) == ["unmatched request POST /auth/refresh", "state.auth: got \"b\""])
         #expect(FailureFingerprint.primary(of: unmatched).map(\.key) == ["unmatched:POST /auth/refresh"])
 
-        let stuck = FailureFingerprint.parts(of: Self.result([], error: "stuck: 'get' can never finish; nothing is scheduled on the clock"))
+        // Two wait on an answer held until three do: nothing can end it, and the run says so at once.
+        let stuck = try await Self.parts(
+            exchanges:
+                #"{ "id": "feed", "request": { "path": "/feed" }, "response": { "status": 200 }, "times": 3, "release": { "whenPending": 3 } }"#,
+            steps: #"{ "group": [{ "do": "send", "with": { "path": "/feed" } }, { "do": "send", "with": { "path": "/feed" } }] }"#)
         #expect(stuck.map(\.key) == ["stuck"])
-        let escaped = FailureFingerprint.parts(
-            of: Self.result(
-                [],
-                error:
-                    "failed under schedule 3 (seed 7), not under the first-in-first-out order; replay it with --replay-schedule 7:3: escaped: a block for q was enqueued"
-            ))
-        #expect(escaped.map(\.key) == ["escaped"])
-        // Counts in a message change as a scenario shrinks: they are left out of its name.
-        let busy = FailureFingerprint.parts(of: Self.result([], error: "the app never became idle (1000000 jobs without a pause): a loop?"))
-        #expect(busy.map(\.key) == ["error:the app never became idle"])
 
-        let symptoms = FailureFingerprint.parts(
-            of: Self.result([
-                ("do request ×5", Self.failed("copies 1-5 of 5", "code: expected \"forbidden\", got \"notFound\"")),
-                ("expect", Self.failed("state", "state.tokens.access: expected true, got absent; state.screen: expected \"a\", got \"b\"")),
-                ("expect", Self.failed("alerts", "alerts: expected 1 element(s), got 2 element(s)")),
-                ("expect", Self.failed("unused exchanges", "", actual: "'feed' served 0 of 10\n'me' served 1 of 2")),
-            ]))
+        let symptoms = try await Self.parts(
+            exchanges: #"{ "id": "feed", "request": { "path": "/feed" }, "response": { "status": 200 }, "times": 10 }"#,
+            steps: #"""
+                { "do": "fail", "with": { "code": "expired" }, "parallel": 5, "expect": { "error": "denied" } },
+                { "do": "set", "with": { "key": "screen", "value": "b" } },
+                { "do": "alert", "with": { "title": "x" } }, { "do": "alert", "with": { "title": "x" } }
+                """#,
+            expect: #"{ "state": { "tokens": { "access": true }, "screen": "a" }, "alerts": [{ "title": "x" }] }"#)
         #expect(
             symptoms.map(\.description) == [
-                "unused exchange feed", "unused exchange me", "outcome of request: code got \"notFound\"",
-                "state.tokens.access: got absent", "state.screen: got \"b\"", "alerts: got 2 element(s)",
+                "unused exchange feed", "outcome of fail: code got \"expired\"", "state.tokens: got absent",
+                "state.screen: got \"b\"", "alerts: got 2 element(s)",
             ])
-        #expect(FailureFingerprint.primary(of: symptoms).map(\.key) == ["outcome:request"])
+        #expect(FailureFingerprint.primary(of: symptoms).map(\.key) == ["outcome:fail"])
     }
 
-    /// The same key failing with another value is another failure: a shrink that ends with the
-    /// app in another state than the bug left it in has lost the bug.
-    @Test func theSameKeyWithAnotherValueIsAnotherFailure() throws {
-        let original = FailureFingerprint.parts(
-            of: Self.result([("expect", Self.failed("state", "state.auth: expected \"x\", got \"unauthenticated\""))]))
+    /// A shrink keeps a failure alone: the same key failing with another value is another failure
+    /// (a shrink that ends with the app in another state has lost the bug), and so is the kept
+    /// failure with anything beside it.
+    @Test func aCandidateMustFailTheSameWayAndNoOther() throws {
+        let original = [FailureSubject(.expectation, "state.auth", observed: "got \"unauthenticated\"")]
         let same = try SameFailure(choosing: nil, of: original)
-        let slipped = FailureFingerprint.parts(
-            of: Self.result([("expect", Self.failed("state", "state.auth: expected \"x\", got \"loading\""))]))
-        #expect(!same.holds(for: slipped))
-        let more = FailureFingerprint.parts(
-            of: Self.result([
-                ("expect", Self.failed("unmatched requests", "", actual: "#1 GET /x")),
-                ("expect", Self.failed("state", "state.auth: expected \"x\", got \"unauthenticated\"")),
-            ]))
-        #expect(same.holds(for: more), "what else fails may change")
+        #expect(same.holds(for: original))
+        #expect(!same.holds(for: [FailureSubject(.expectation, "state.auth", observed: "got \"loading\"")]))
+        #expect(!same.holds(for: original + [FailureSubject(.unmatched, "GET /x")]), "no slippage")
         #expect(!same.holds(for: []), "a pass is never the same failure")
+        // While what fails beside the kept part is taken out of the input, a candidate may shed
+        // other parts, never gain one.
+        let input = original + [FailureSubject(.unused, "feed"), FailureSubject(.outcome, "send", observed: "failed with x")]
+        #expect(same.narrows(original + [FailureSubject(.unused, "feed")], within: input))
+        #expect(!same.narrows(original + [FailureSubject(.stuck)], within: input))
+        #expect(!same.narrows([FailureSubject(.unused, "feed")], within: input))
     }
 
     @Test func sameChoosesAPartOrEveryPart() throws {
-        let parts = FailureFingerprint.parts(
-            of: Self.result([
-                ("expect", Self.failed("state", "state.auth: expected \"x\", got \"y\"")),
-                ("invariants", Self.failed("invariant a", "")),
-            ]))
+        let parts = [FailureSubject(.expectation, "state.auth", observed: "got \"y\""), FailureSubject(.invariant, "a")]
         #expect(try SameFailure(choosing: "state.auth", of: parts).parts.map(\.description) == ["state.auth: got \"y\""])
         #expect(try SameFailure(choosing: "invariant:a", of: parts).parts.map(\.key) == ["invariant:a"])
         #expect(try SameFailure(choosing: "invariant a", of: parts).parts.map(\.key) == ["invariant:a"])

@@ -96,12 +96,12 @@ import Testing
         let (document, result) = try await Self.importAndRun("handmade/chrome-expired-token-refresh.har")
         #expect(result.status == .passed, "\(result.explanation)")
         let scenario = try #require(JSONValue.parse(Data(document.utf8)))
-        // One step (the call); the refresh and the retry are exchanges only; the script is dropped.
-        // One step (the call) and its check; the refresh and the retry are exchanges only.
+        // One step (the call) and its check; the refresh and the retry are exchanges only (optional:
+        // a fixed stack may send them fewer times), and the refused call's success comes again last.
         #expect(scenario["steps"]?.arrayValue?.filter { $0["check"] == nil }.count == 1)
         #expect(
             scenario["exchanges"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [
-                "get-feed-401", "post-auth-refresh-200", "get-feed-200",
+                "get-feed-401", "post-auth-refresh-200", "get-feed-200", "get-feed-any",
             ])
         // The new token the refresh answer carries is the one the retry sends, under one placeholder.
         let refreshAnswer = scenario["exchanges"]?.arrayValue?[1]["response"]?["json"]?["data"]?["access_token"]?.stringValue

@@ -16,6 +16,47 @@ ACCESS_NEW = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTEwMCIsImV4cCI6M
 REFRESH_OLD = "ref-live-Qm82nVb5Tz"
 REFRESH_NEW = "ref-live-Lk30pWd7Ry"
 
+# Canaries that stand only inside answers that are not text (binary-answers): the tests check
+# that none survives redact, import or export in any form.
+BINARY_ACCESS = "acc-bin-Wq83Lz0Pd5Kx2Ms7Nf4Rt9Vb1Hy6Jc3"  # 39 bytes: a str8 whose length byte is "'"
+BINARY_REFRESH = "ref-bin-Tg62Yh5Qk0Zx"
+BINARY_SESSION = "ses-bin-Pl47Ow2Ik9Uj6Yh3Tg8Rf5Ed1W"  # 34 bytes: its protobuf length byte is '"'
+BINARY_JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1LWJpbiJ9.YmluYXJ5LWp3dC1zaWduYXR1cmUtUTcy"
+BINARY_OPAQUE = "opq-bin-Vc58Bn3Mx1Za"
+
+
+def msgpack_string(text):
+    data = text.encode()
+    return (bytes([0xA0 | len(data)]) if len(data) < 32 else bytes([0xD9, len(data)])) + data
+
+
+def msgpack_map(members):
+    return bytes([0x80 | len(members)]) + b"".join(msgpack_string(key) + value for key, value in members)
+
+
+def varint(value):
+    out = bytearray()
+    while True:
+        out.append((value & 0x7F) | (0x80 if value > 0x7F else 0))
+        value >>= 7
+        if not value:
+            return bytes(out)
+
+
+def proto_field(number, data):
+    return varint(number << 3 | 2) + varint(len(data)) + data
+
+
+BINARY_LOGIN = msgpack_map([
+    ("access_token", msgpack_string(BINARY_ACCESS)), ("refresh_token", msgpack_string(BINARY_REFRESH)),
+    ("expires_in", bytes([0xCD, 0x0E, 0x10])),
+    ("user", msgpack_map([("id", msgpack_string("u-1")), ("name", msgpack_string("Ana"))])),
+])
+BINARY_FEED = (proto_field(1, "Bom dia".encode())
+               + proto_field(2, proto_field(1, b"session_token") + proto_field(2, BINARY_SESSION.encode()))
+               + proto_field(3, BINARY_JWT.encode()) + varint(4 << 3) + varint(1))
+BINARY_BLOB = bytes([0x07, 0xFF, 0xC1, 0x00]) + b"device_token" + bytes([0x00, 0x12]) + BINARY_OPAQUE.encode() + bytes([0xFE, 0x9C])
+
 lock = threading.Lock()
 forgot_calls = {"count": 0}
 
@@ -65,6 +106,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.raw(200, "image/x-icon", bytes(range(64)))
         if self.path == "/me":  # an old route, moved: the client follows the redirect
             return self.raw(302, "text/plain", b"", headers=[("Location", "/users/me")])
+        if self.path == "/binary/login":
+            return self.raw(200, "application/x-msgpack", BINARY_LOGIN)
+        if self.path == "/binary/feed":
+            return self.raw(200, "application/x-protobuf", BINARY_FEED)
+        if self.path == "/binary/blob":
+            return self.raw(200, "application/octet-stream", BINARY_BLOB)
         if self.path == "/health":
             return self.answer(200, {"status": "ok"})
         if self.path == "/users/me":

@@ -42,6 +42,9 @@ with sync_playwright() as playwright:
         assert status == 401
         status, answer = send("POST", "/auth/refresh", None, {"refresh_token": REFRESH_OLD})
         send("GET", "/feed", answer["data"]["access_token"], None)
+    elif case == "binary-answers":
+        page.evaluate("""async () => { for (const path of ["/binary/login", "/binary/feed", "/binary/blob"])
+            await (await fetch(path, {headers: {Accept: "*/*"}})).arrayBuffer(); }""")
     elif case == "inactive-user-at-startup":
         send("GET", "/health", None, None)
         send("GET", "/users/me", ACCESS_INACTIVE, None)

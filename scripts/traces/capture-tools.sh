@@ -11,7 +11,7 @@ fixtures=../../Tests/Fixtures/traces
 mkdir -p "$fixtures/chromium" "$fixtures/requests-har"
 port=18767
 export NO_PROXY='*' no_proxy='*'
-for case in ${CASES:-concurrent-403s expired-token-refresh inactive-user-at-startup redirected-user rate-limit-429}; do
+for case in ${CASES:-concurrent-403s expired-token-refresh inactive-user-at-startup redirected-user binary-answers rate-limit-429}; do
   python3 backend.py "$port" & backend=$!
   sleep 1
   python3 browser.py "$port" "$case" "$fixtures/chromium/$case.har"

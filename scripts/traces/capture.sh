@@ -9,7 +9,7 @@ mkdir -p "$out"
 MITMDUMP=${MITMDUMP:-mitmdump}
 backend_port=18765
 proxy_port=18766
-for case in concurrent-403s rate-limit-429 expired-token-refresh inactive-user-at-startup; do
+for case in ${CASES:-concurrent-403s rate-limit-429 expired-token-refresh inactive-user-at-startup binary-answers}; do
   python3 backend.py "$backend_port" & backend=$!
   "$MITMDUMP" --quiet --listen-host 127.0.0.1 -p "$proxy_port" --mode "reverse:http://127.0.0.1:$backend_port" \
     --set hardump="$out/$case.har" & proxy=$!

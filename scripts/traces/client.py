@@ -46,6 +46,11 @@ elif case == "expired-token-refresh":
     status, answer = send("POST", "/auth/refresh", body={"refresh_token": REFRESH_OLD})
     assert answer["data"]["access_token"] == ACCESS_NEW
     send("GET", "/feed", answer["data"]["access_token"])
+elif case == "binary-answers":
+    for path in ["/binary/login", "/binary/feed", "/binary/blob"]:
+        request = urllib.request.Request(base + path, headers={"Accept": "*/*"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            response.read()
 elif case == "inactive-user-at-startup":
     send("GET", "/health")
     send("GET", "/users/me", ACCESS_INACTIVE)

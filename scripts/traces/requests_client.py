@@ -42,6 +42,9 @@ elif case == "expired-token-refresh":
     assert status == 401
     status, answer = send("POST", "/auth/refresh", body={"refresh_token": REFRESH_OLD})
     send("GET", "/feed", answer["data"]["access_token"])
+elif case == "binary-answers":
+    for path in ["/binary/login", "/binary/feed", "/binary/blob"]:
+        session.get(base + path, headers={"Accept": "*/*"}, timeout=10)
 elif case == "inactive-user-at-startup":
     send("GET", "/health")
     send("GET", "/users/me", ACCESS_INACTIVE)

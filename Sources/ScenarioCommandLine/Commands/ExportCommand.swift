@@ -15,11 +15,13 @@ struct ExportCommand: Command {
     static let options: [OptionSpec] = [
         .value("--output", short: "-o", "FILE.har", "Where to write the trace (required)"),
         .flag("--keep-secrets", "Do not redact secrets"),
+        UnreadBodies.option,
     ]
 
     var input: String
     var output: String
     var keepSecrets: Bool
+    var dropUnread: Bool
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
         guard let input = arguments.positionals.first else { throw .missingArgument("a scenario file", command: Self.name) }
@@ -28,6 +30,8 @@ struct ExportCommand: Command {
         self.input = input
         self.output = output
         keepSecrets = arguments.has("--keep-secrets")
+        dropUnread = arguments.has(UnreadBodies.flag)
+        if dropUnread, keepSecrets { throw .conflictingOptions(UnreadBodies.flag, "--keep-secrets", command: Self.name) }
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
@@ -44,8 +48,13 @@ struct ExportCommand: Command {
             scenario = loaded
         }
         let (result, record) = await ScenarioRunner(driver: context.driver).runReporting(scenario)
-        let trace = record.har()
-        let log = keepSecrets ? trace : TraceRedactor.exporting(scenario, driver: context.driver).redact(trace).log
+        var log = record.har()
+        var note = ""
+        if !keepSecrets {
+            var redactor = TraceRedactor.exporting(scenario, driver: context.driver)
+            redactor.dropsUnreadBodies = dropUnread
+            note = UnreadBodies.note(redactor.redact(&log))
+        }
         // A trace of no entries is one 'scenario import' refuses: write nothing rather than it.
         guard !log.entries.isEmpty else {
             context.console.err(
@@ -54,7 +63,7 @@ struct ExportCommand: Command {
             return .fileProblem
         }
         try TraceFile.write(log, to: output)
-        context.console.out("Wrote \(output): \(log.entries.count) entries; the scenario \(result.status.rawValue)\n")
+        context.console.out("Wrote \(output): \(log.entries.count) entries; the scenario \(result.status.rawValue)\(note)\n")
         return result.status == .passed ? .success : .failure
     }
 }

@@ -32,6 +32,7 @@ struct ImportCommand: Command {
         .flag("--keep-secrets", "Do not redact secrets"),
         .flag("--keep-static", "Keep images, style sheets, scripts and fonts"),
         .flag("--shrink", "When the draft breaks invariants, also write it shrunk beside it (needs -o)"),
+        UnreadBodies.option,
     ]
 
     var input: String
@@ -39,6 +40,7 @@ struct ImportCommand: Command {
     var options: TraceImporter.Options
     var keepSecrets: Bool
     var shrink: Bool
+    var dropUnread: Bool
 
     init(_ arguments: ParsedArguments) throws(CLIError) {
         guard let input = arguments.positionals.first else { throw .missingArgument("a trace to import (TRACE.har)", command: Self.name) }
@@ -49,6 +51,8 @@ struct ImportCommand: Command {
             host: arguments.value("--host"), name: arguments.value("--name"), keepStaticAssets: arguments.has("--keep-static"))
         keepSecrets = arguments.has("--keep-secrets")
         shrink = arguments.has("--shrink")
+        dropUnread = arguments.has(UnreadBodies.flag)
+        if dropUnread, keepSecrets { throw .conflictingOptions(UnreadBodies.flag, "--keep-secrets", command: Self.name) }
         if shrink, output == nil {
             throw .missingArgument("-o FILE with --shrink (the shrunk scenario goes beside it)", command: Self.name)
         }
@@ -58,7 +62,10 @@ struct ImportCommand: Command {
         var log = try TraceFile.read(input)
         var redaction = "secrets kept (--keep-secrets)"
         if !keepSecrets {
-            redaction = TraceRedactor(extraKeys: context.driver.secretKeys).redact(&log).description
+            var redactor = TraceRedactor(extraKeys: context.driver.secretKeys)
+            redactor.dropsUnreadBodies = dropUnread
+            let report = redactor.redact(&log)
+            redaction = report.description + UnreadBodies.note(report)
         }
         var options = self.options
         // A trace this tool exported carries exact virtual times: every gap is meant.

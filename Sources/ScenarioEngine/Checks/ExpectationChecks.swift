@@ -24,7 +24,11 @@ enum ExpectationChecks {
         // A value or an error compared with what the step wants: each mismatch by its place.
         func compared(_ want: JSONValue, _ have: JSONValue) -> AssertionResult {
             compare(label: label, path: "", expected: want, actual: have, location: { _ in location }) { mismatches in
-                failed(mismatches.map { $0.path.isEmpty ? "got \($0.actual)" : "\($0.path) got \($0.actual)" }.joined(separator: "; "))
+                failed(
+                    mismatches.map { mismatch in
+                        let place = mismatch.path.hasPrefix(".") ? String(mismatch.path.dropFirst()) : mismatch.path
+                        return place.isEmpty ? "got \(mismatch.actual)" : "\(place) got \(mismatch.actual)"
+                    }.joined(separator: "; "))
             }
         }
         switch (outcome, result) {

@@ -153,7 +153,8 @@ extension JSONValue {
     /// The value at `path` in a JSON body. The body is parsed only when it can hold one: every key
     /// the path names is then written in it, as it is or, in a body with a `\`, escaped.
     static func value(at path: String, inBody body: Data) -> JSONValue? {
-        if !body.contains(UInt8(ascii: "\\")) {
+        // Through the bytes, not `Data`'s iterator: answers are read for this over and over.
+        if !body.withUnsafeBytes({ $0.contains(UInt8(ascii: "\\")) }) {
             for key in path.split(separator: ".") where Int(key) == nil {
                 guard contains(Array(("\"" + key + "\"").utf8), in: body) else { return nil }
             }

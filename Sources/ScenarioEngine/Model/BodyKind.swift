@@ -43,7 +43,7 @@ package enum BodyKind {
     }
 
     /// Media types whose bodies are bytes, whatever they happen to hold.
-    static func isBinaryType(_ contentType: String) -> Bool {
+    package static func isBinaryType(_ contentType: String) -> Bool {
         // The types nearly every body has, decided without making new strings.
         for text in ["application/json", "text/plain", "text/html"] where contentType.utf8.starts(with: text.utf8) {
             let rest = contentType.utf8.dropFirst(text.utf8.count)

@@ -72,11 +72,16 @@ extension RedactionPolicy {
     }
 
     /// Secrets in a body: JSON, a form or multipart form data (by the content type or the
-    /// look of it), and JWTs in any text, binary bodies included.
+    /// look of it), JWTs in any text, and in a body that is not text what
+    /// ``collect(binary:contentType:into:)`` finds.
     package func collect(body: Data, contentType: String? = nil, into found: inout Findings) {
         guard !body.isEmpty else { return }
         if let json = JSONValue.parse(body) {
             collect(json: json, into: &found)
+            return
+        }
+        if BodyKind.isBinary(body, contentType: contentType) {
+            collect(binary: body, contentType: contentType, into: &found)
             return
         }
         let text = String(decoding: body.prefix(1 << 20), as: UTF8.self)

@@ -32,6 +32,8 @@ package struct SecretMasker: Sendable {
         /// Percent- and JSON-escapes of each byte are accepted (not for base64 forms' letters,
         /// which are accepted escaped too: a base64 blob in a URL is percent-encoded).
         var escapes: Bool
+        /// The place of the secret it stands for in the list the masker was made from.
+        var source = 0
     }
 
     private let needles: [Needle]
@@ -57,21 +59,25 @@ package struct SecretMasker: Sendable {
         var needles: [Needle] = []
         var unicode: [(String, String)] = []
         var seen: Set<[UInt8]> = []
-        for (secret, mask) in secrets where secret.count >= SecretRedactor.minimumLength {
+        for (source, (secret, mask)) in secrets.enumerated() where secret.count >= SecretRedactor.minimumLength {
             let bytes = Array(secret.utf8)
             let maskBytes = Array(mask.utf8)
             guard seen.insert(bytes).inserted else { continue }
             if bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-                needles.append(Needle(bytes: bytes, mask: maskBytes, anywhere: false, keyed: true, escapes: false))
+                needles.append(Needle(bytes: bytes, mask: maskBytes, anywhere: false, keyed: true, escapes: false, source: source))
                 continue
             }
             needles.append(
-                Needle(bytes: bytes, mask: maskBytes, anywhere: bytes.count >= Self.anywhereLength, keyed: false, escapes: true))
+                Needle(
+                    bytes: bytes, mask: maskBytes, anywhere: bytes.count >= Self.anywhereLength, keyed: false, escapes: true, source: source
+                ))
             if bytes.contains(where: { $0 >= 0x80 }) { unicode.append((secret, mask)) }
             for form in Self.base64Cores(of: bytes) + Self.base64Whole(of: bytes)
             where form.count >= SecretRedactor.minimumLength && seen.insert(form).inserted {
                 needles.append(
-                    Needle(bytes: form, mask: maskBytes, anywhere: form.count >= Self.anywhereLength, keyed: false, escapes: true))
+                    Needle(
+                        bytes: form, mask: maskBytes, anywhere: form.count >= Self.anywhereLength, keyed: false, escapes: true,
+                        source: source))
             }
         }
         // Longest first, so a secret that contains another is masked whole.
@@ -154,19 +160,22 @@ package struct SecretMasker: Sendable {
     }
 
     /// A binary body (``BodyKind/isBinary(_:contentType:)``) with every secret of
-    /// ``SecretRedactor/minimumLength`` or more replaced by its mask wherever it occurs, as is, in
-    /// an escape or in base64: between a MessagePack length and a protobuf tag no byte says where
-    /// a word ends. Every other byte stays as it was.
-    package func mask(binary body: Data) -> Data {
+    /// ``SecretRedactor/minimumLength`` or more replaced wherever it occurs, as is, in an escape or
+    /// in base64 (between a MessagePack length and a protobuf tag no byte says where a word ends),
+    /// by its mask cut or filled to the same length (``fitted(_:to:)``): the body keeps its length
+    /// and every length prefix in it still adds up. Every other byte stays as it was. `found`
+    /// hears the place in the masker's list of each secret masked.
+    package func mask(binary body: Data, found: ((Int) -> Void)? = nil) -> Data {
         guard !needles.isEmpty else { return body }
         return body.withUnsafeBytes { raw in
-            masked(raw.bindMemory(to: UInt8.self), everywhere: true).map { Data($0) } ?? body
+            masked(raw.bindMemory(to: UInt8.self), everywhere: true, found: found).map { Data($0) } ?? body
         }
     }
 
     /// The bytes with every secret replaced, or `nil` when there was none; `everywhere` masks
-    /// secrets of any length inside words too (binary data has no words).
-    private func masked(_ bytes: UnsafeBufferPointer<UInt8>, everywhere: Bool) -> [UInt8]? {
+    /// secrets of any length inside words too, each by a mask of its own length (binary data has
+    /// no words, and its lengths must hold).
+    private func masked(_ bytes: UnsafeBufferPointer<UInt8>, everywhere: Bool, found report: ((Int) -> Void)? = nil) -> [UInt8]? {
         var out: [UInt8] = []
         var copied = 0
         var index = 0
@@ -183,7 +192,7 @@ package struct SecretMasker: Sendable {
             }
             // No escape within reach of the longest needle: only needles written as they are
             // can match here, and the trie finds them all in one walk, longest last.
-            let found: (end: Int, mask: [UInt8])?
+            let found: (end: Int, needle: Int)?
             if nextEscape - index >= longest || nextEscape == count {
                 found = starts[Int(here)].isEmpty ? nil : plainMatch(at: index, in: bytes, everywhere: everywhere, ends: &ends)
             } else {
@@ -200,14 +209,14 @@ package struct SecretMasker: Sendable {
                     candidates = starts[Int(here)]
                 }
                 found =
-                    candidates.lazy.compactMap { candidate -> (end: Int, mask: [UInt8])? in
+                    candidates.lazy.compactMap { candidate -> (end: Int, needle: Int)? in
                         let needle = needles[candidate]
                         guard let end = match(needle, in: bytes, at: index),
                             accepts(needle, in: bytes, from: index, to: end, everywhere: everywhere)
                         else {
                             return nil
                         }
-                        return (end, needle.mask)
+                        return (end, candidate)
                     }.first
             }
             guard let found else {
@@ -215,7 +224,9 @@ package struct SecretMasker: Sendable {
                 continue
             }
             out.append(contentsOf: bytes[copied..<index])
-            out.append(contentsOf: found.mask)
+            let mask = needles[found.needle].mask
+            out.append(contentsOf: everywhere ? Self.fitted(mask, to: found.end - index) : mask)
+            report?(needles[found.needle].source)
             copied = found.end
             index = found.end
         }
@@ -226,13 +237,13 @@ package struct SecretMasker: Sendable {
 
     /// The longest needle written as it is that matches at `start` and stands where it may.
     private func plainMatch(at start: Int, in bytes: UnsafeBufferPointer<UInt8>, everywhere: Bool, ends: inout [Int]) -> (
-        end: Int, mask: [UInt8]
+        end: Int, needle: Int
     )? {
         trie.needles(startingAt: start, in: bytes, into: &ends)
         for candidate in ends.reversed() {
             let needle = needles[candidate]
             let end = start + needle.bytes.count
-            if accepts(needle, in: bytes, from: start, to: end, everywhere: everywhere) { return (end, needle.mask) }
+            if accepts(needle, in: bytes, from: start, to: end, everywhere: everywhere) { return (end, candidate) }
         }
         return nil
     }
