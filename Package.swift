@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "ScenarioCommandLine",
             dependencies: ["ScenarioEngine", "ScenarioTraces", "ScenarioShrinking", "ScenarioContracts"],
-            resources: [.copy("Templates/scenario.schema.json")]),
+            resources: [.copy("Templates/scenario.schema.json"), .copy("Templates/invariants.schema.json")]),
         .target(name: "ScenarioTesting", dependencies: ["ScenarioEngine", "ScenarioShrinking"]),
         // SessionKit's runner: `swift run scenario` here. Not a product, so an adopting package's
         // `swift run` never reaches the reference driver; its own runner names itself.

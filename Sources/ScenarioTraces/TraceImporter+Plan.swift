@@ -170,9 +170,12 @@ extension TraceImporter {
         var groups: [[Int]] = []
         var groupEnd = Date.distantPast
         for (position, item) in items.enumerated() where item.role == .step {
-            // Steps overlap when their times do. A recorder that counted requests in flight can
-            // say one was sent alone; one in flight may be the app's own (a long poll), not a step.
-            var overlaps = item.entry.inFlight != 0 && item.entry.started < groupEnd
+            // Steps overlap when their times do. A recorder that counted requests in flight says
+            // so of one that starts as the last ended (answers held until all were waiting take no
+            // time), or that it was sent alone; what is in flight may be the app's own (a long
+            // poll), so a step well after the last is its own however many are away.
+            var overlaps =
+                item.entry.inFlight.map { $0 > 0 && item.entry.started <= groupEnd } ?? (item.entry.started < groupEnd)
             // A step holds at most as many concurrent calls as the loader takes: more are split.
             if overlaps, let last = groups.last, last.count >= Self.maximumConcurrent {
                 if last.count == Self.maximumConcurrent { summary.splitGroups += 1 }

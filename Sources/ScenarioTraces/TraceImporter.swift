@@ -178,6 +178,7 @@ package struct TraceImporter: Sendable {
     package func importScenario(
         from log: HARLog, file: String, actions: [ActionSpec], givenKeys: [GivenSpec]
     ) throws(Failure) -> (text: String, summary: Summary) {
+        try checkRequestAction(in: actions, file: file)
         let text = TextBox()
         var writer = PrettyObjectWriter { text.bytes += $0 }
         let drafted = try writeDraft(from: log, file: file, to: &writer)
@@ -196,6 +197,7 @@ package struct TraceImporter: Sendable {
     package func importScenario(
         from log: consuming HARLog, file: String, actions: [ActionSpec], givenKeys: [GivenSpec], to path: String
     ) throws -> Summary {
+        try checkRequestAction(in: actions, file: file)
         let positions = log.entries.map(\.position)
         let output = try ReportOutput(path: path)
         var writer = PrettyObjectWriter(write: output.append)
@@ -210,6 +212,30 @@ package struct TraceImporter: Sendable {
         if let failure { throw Self.failure(failure, of: drafted, positions: positions, file: file) }
         try output.commit()
         return drafted.summary
+    }
+
+    /// The arguments the import gives the driver's request action: `path` always, `method` but
+    /// for a GET, `query` and `json` when the call has them, and the spec's
+    /// ``TraceImportSpec/requestWithoutCredentials`` (`false`) for a call sent without credentials.
+    package static let requestArguments = ["method", "path", "query", "json"]
+
+    /// Refuses, before anything is read, a driver whose request action requires an argument
+    /// the import leaves out of some calls (or never gives): every draft would fail to load.
+    func checkRequestAction(in actions: [ActionSpec], file: String) throws(Failure) {
+        guard let name = spec.requestAction, let action = actions.first(where: { $0.name == name }) else { return }
+        let always = ["path"]
+        let sometimes = Self.requestArguments.filter { !always.contains($0) } + [spec.requestWithoutCredentials].compactMap { $0 }
+        for argument in action.arguments where argument.required && !always.contains(argument.name) {
+            let when =
+                sometimes.contains(argument.name)
+                ? "which the import leaves out of calls that do not need it (\(argument.name == "method" ? "a GET" : "a call without one"))"
+                : "which the import never gives (it gives \(Self.requestArguments.joined(separator: ", ")))"
+            throw Failure(
+                file: file, "the driver's request action '\(name)' requires '\(argument.name)', \(when)",
+                hint:
+                    "make '\(argument.name)' optional in the driver's ActionSpec (Documentation/api.md, \"What import gives the request action\")"
+            )
+        }
     }
 
     /// The name the draft has in the loader's issues.

@@ -147,3 +147,26 @@ private struct OldSpellingDriver: ScenarioDriver {
             })
     }
 }
+
+extension TraceImportDriverTests {
+    /// A request action that requires an argument the import leaves out of some calls (`method`,
+    /// for a GET) or never gives (`headers`) is refused before anything is drafted, naming it.
+    @Test(arguments: [("method", "leaves out of calls that do not need it (a GET)"), ("headers", "never gives")])
+    func aRequiredArgumentTheImportLeavesOutIsNamedFirst(_ argument: String, _ said: String) throws {
+        let actions = [
+            ActionSpec(
+                "request", "any request",
+                arguments: [
+                    ArgumentSpec("path", .string, required: true, "path"), ArgumentSpec(argument, .string, required: true, argument),
+                ])
+        ]
+        let spec = TraceImportSpec(requestAction: "request", given: { _ in ["session": ["accessToken": "x"]] })
+        #expect {
+            _ = try TraceImporter(spec: spec).importScenario(
+                from: Self.signedInTrace(), file: "t.har", actions: actions, givenKeys: Self.givenKeys)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("requires '\(argument)'") && text.contains(said) && text.contains("make '\(argument)' optional")
+        }
+    }
+}

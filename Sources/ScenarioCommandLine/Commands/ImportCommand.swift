@@ -106,6 +106,14 @@ struct ImportCommand: Command {
     private func shrinkDraft(_ path: String, in context: CLIContext) async {
         let base = path.hasSuffix(".json") ? String(path.dropLast(".json".count)) : path
         guard let draft = (try? ScenarioDiscovery.find([path]))?.first else { return }
+        guard !InvariantFiles.inherited(path: draft.path, id: draft.id).invariants.isEmpty else {
+            context.console.out(
+                "Not shrunk: no invariants.json governs \(path), so there is no rule for a shrink to keep the bug by. "
+                    + "`\(ScenarioCLI.programName) init` writes one with a starter rule; or write invariants.json in this folder or one "
+                    + "above it (Documentation/scenario-format.md, Invariants), then run `\(ScenarioCLI.programName) shrink \(path) -o \(base)-shrunk.json`.\n"
+            )
+            return
+        }
         var settings = ShrinkSettings()
         settings.same = "invariants"
         let jobs = ProcessInfo.processInfo.activeProcessorCount

@@ -1,16 +1,20 @@
 import Foundation
 import ScenarioEngine
 
-/// `scenario init`: a team's starting point: the scenario folder with its JSON Schema and an
-/// example scenario for this driver, and a driver skeleton to fill in. Never overwrites a file.
+/// `scenario init`: a team's starting point: the scenario folder with its JSON Schemas, an
+/// example scenario for this driver, the folder's `invariants.json` with a starter rule (what
+/// `run --shrink` and `import --shrink` keep a bug by), and a driver skeleton to fill in. Never
+/// overwrites a file.
 struct InitCommand: Command {
     static let name = "init"
-    static let abstract = "Scaffold a scenario folder: JSON Schema, an example scenario, a driver skeleton"
+    static let abstract = "Scaffold a scenario folder: JSON Schemas, an example scenario, invariants, a driver skeleton"
     static let arguments = "[folder] [options]"
     static let discussion = """
-        Writes FOLDER/scenario.schema.json, FOLDER/example/first-scenario.json (default folder:
-        Scenarios) and, with --driver-skeleton PATH, a driver to start from. Existing files are
-        left alone and reported; the exit status is 2 when any was in the way.
+        Writes FOLDER/scenario.schema.json, FOLDER/example/first-scenario.json, FOLDER/invariants.json
+        (the rules every run of the folder must keep, with a starter rule: nothing is sent again
+        before a 429 or 503's Retry-After is over) and FOLDER/invariants.schema.json (default
+        folder: Scenarios) and, with --driver-skeleton PATH, a driver to start from. Existing
+        files are left alone and reported; the exit status is 2 when any was in the way.
         """
     static let options: [OptionSpec] = [
         .value("--driver-skeleton", "PATH", "Also write a ScenarioDriver skeleton (a .swift file) to PATH")
@@ -27,13 +31,15 @@ struct InitCommand: Command {
     }
 
     func execute(in context: CLIContext) async throws(CLIError) -> ExitCode {
-        guard let schemaURL = Bundle.module.url(forResource: "scenario.schema", withExtension: "json"),
-            let schema = try? Data(contentsOf: schemaURL)
-        else { throw .cannotWrite(path: folder + "/scenario.schema.json", reason: "the schema is missing from this build") }
-        var files: [(String, Data)] = [
-            (folder + "/scenario.schema.json", schema),
-            (folder + "/example/first-scenario.json", Data(Self.example(context.driver).utf8)),
-        ]
+        var files: [(String, Data)] = []
+        for schema in ["scenario.schema", "invariants.schema"] {
+            guard let url = Bundle.module.url(forResource: schema, withExtension: "json"), let data = try? Data(contentsOf: url) else {
+                throw .cannotWrite(path: folder + "/\(schema).json", reason: "the schema is missing from this build")
+            }
+            files.append((folder + "/\(schema).json", data))
+        }
+        files.append((folder + "/example/first-scenario.json", Data(Self.example(context.driver).utf8)))
+        files.append((folder + "/invariants.json", Data(Self.invariants.utf8)))
         if let skeleton { files.append((skeleton, Data(Self.skeleton.utf8))) }
         var blocked = false
         for (path, data) in files {
@@ -54,6 +60,23 @@ struct InitCommand: Command {
         context.console.out("Next: `\(ScenarioCLI.programName) lint \(folder)`, then `\(ScenarioCLI.programName) run \(folder)`.\n")
         return blocked ? .fileProblem : .success
     }
+
+    /// The folder's rules, with one that holds for any stack and that a stack retrying too soon
+    /// breaks: what a shrink keeps a field bug by, until the team writes its own.
+    static let invariants = """
+        {
+          "$schema": "invariants.schema.json",
+          "invariants": [
+            {
+              "id": "no-request-before-retry-after",
+              "description": "After a 429 or 503 with Retry-After, the same method and path is not sent again before the wait is over. Add the rules of your stack beside it: a refresh token spent once, one Account Blocked alert per blocked session (Documentation/scenario-format.md, Invariants).",
+              "check": "respectsRetryAfter",
+              "statuses": [429, 503]
+            }
+          ]
+        }
+
+        """
 
     /// A scenario that lints and passes for any driver whose stack sends nothing by itself: it
     /// scripts one optional exchange to edit, and says in its description what to do next.

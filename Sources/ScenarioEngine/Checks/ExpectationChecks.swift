@@ -22,14 +22,15 @@ enum ExpectationChecks {
                 label: label, passed: false, message: "the action did not finish", location: location, subjects: failed("did not finish"))
         }
         // A value or an error compared with what the step wants: each mismatch by its place.
+        func seen(_ mismatches: [JSONMatch.Mismatch]) -> [FailureSubject] {
+            failed(
+                mismatches.map { mismatch in
+                    let place = mismatch.path.hasPrefix(".") ? String(mismatch.path.dropFirst()) : mismatch.path
+                    return place.isEmpty ? "got \(mismatch.actual)" : "\(place) got \(mismatch.actual)"
+                }.joined(separator: "; "))
+        }
         func compared(_ want: JSONValue, _ have: JSONValue) -> AssertionResult {
-            compare(label: label, path: "", expected: want, actual: have, location: { _ in location }) { mismatches in
-                failed(
-                    mismatches.map { mismatch in
-                        let place = mismatch.path.hasPrefix(".") ? String(mismatch.path.dropFirst()) : mismatch.path
-                        return place.isEmpty ? "got \(mismatch.actual)" : "\(place) got \(mismatch.actual)"
-                    }.joined(separator: "; "))
-            }
+            compare(label: label, path: "", expected: want, actual: have, location: { _ in location }, seen)
         }
         switch (outcome, result) {
         case (.ok, .value):
