@@ -33,14 +33,14 @@ extension TraceImporter {
 
     private func requestArguments(_ item: Item, file: String) throws(Failure) -> JSONValue {
         var arguments: JSONObject = [:]
-        if item.entry.request.method != "GET" { arguments["method"] = .string(item.entry.request.method) }
-        arguments["path"] = .string(decodedPath(item.path))
+        if item.entry.request.method != "GET" { arguments[K.method] = .string(item.entry.request.method) }
+        arguments[K.path] = .string(decodedPath(item.path))
         if let flag = spec.requestWithoutCredentials, item.entry.request.headers.first(named: "Authorization") == nil {
             arguments[flag] = false
         }
         if !item.query.isEmpty {
             var countedWithItsExchange = Summary()
-            arguments["query"] = queryObject(item.query, summary: &countedWithItsExchange)
+            arguments[K.query] = queryObject(item.query, summary: &countedWithItsExchange)
         }
         if let body = item.entry.request.body, !body.isEmpty {
             let json: JSONValue?
@@ -56,7 +56,7 @@ extension TraceImporter {
             }
             if let json {
                 guard json.depth <= Self.maximumBodyDepth else { throw tooDeep("\(json.depth)") }
-                arguments["json"] = json
+                arguments[K.json] = json
             }
         }
         return .object(arguments)
@@ -69,3 +69,5 @@ extension TraceImporter {
         }
     }
 }
+
+private typealias K = ScenarioKey

@@ -72,9 +72,9 @@ extension TraceImporter {
                 file: file,
                 """
                 the trace sends \(what) it never obtained, so the app must start signed in, but this driver's \
-                traceImport has no 'given' to store it: add to its TraceImportSpec
+                traceImport has no '\(K.given)' to store it: add to its TraceImportSpec
                     given: { credentials in ["session": ["accessToken": .string(credentials.accessToken ?? "")]] }
-                shaped as the driver reads 'given' (credentials.refreshToken too, if it keeps one), or \
+                shaped as the driver reads '\(K.given)' (credentials.refreshToken too, if it keeps one), or \
                 given: { _ in [:] } if the stack adds that credential by itself
                 """)
         }
@@ -85,21 +85,21 @@ extension TraceImporter {
         summary.withoutResponse = items.filter { $0.entry.response == nil }.count
 
         let base = (file as NSString).lastPathComponent
-        sink.member("name", .string(options.name ?? "Imported from \(base)"))
+        sink.member(K.name, .string(options.name ?? "Imported from \(base)"))
         sink.member(
             "description",
             .string(
                 "Imported from \(base)\(log.creator.isEmpty ? "" : " (\(log.creator))"): \(items.count) requests. "
-                    + "DRAFT: 'expect' holds only the request counts the trace shows; add the state and alerts this bug is about."))
-        sink.member("tags", ["imported"])
-        sink.member("given", try given(items, credentials: credentials, file: file))
-        sink.beginArray("exchanges")
+                    + "DRAFT: '\(K.expect)' holds only the request counts the trace shows; add the state and alerts this bug is about."))
+        sink.member(K.tags, ["imported"])
+        sink.member(K.given, try given(items, credentials: credentials, file: file))
+        sink.beginArray(K.exchanges)
         for plan in exchanges { sink.element(exchangeDocument(plan, items: items, summary: &summary)) }
         let fallbacks = fallbackDocuments(items, exchanges: exchanges, summary: summary)
         for fallback in fallbacks { sink.element(fallback) }
         sink.endArray()
         summary.exchanges += fallbacks.count
-        sink.beginArray("steps")
+        sink.beginArray(K.steps)
         let stepEntries = try writeSteps(
             items, groups: groups, exchanges: exchanges, requestAction: requestAction, file: file, summary: &summary, to: &sink)
         sink.endArray()
@@ -110,9 +110,9 @@ extension TraceImporter {
         // and then neither is the total.
         for exchange in exchanges where !exchange.optional { counts.appendNew(exchange.id, .number(Double(exchange.times))) }
         var requests: JSONObject = [:]
-        if !exchanges.contains(where: \.optional) { requests["total"] = .number(Double(items.count)) }
-        if !counts.isEmpty { requests["counts"] = .object(counts) }
-        if !requests.isEmpty { sink.member("expect", ["requests": .object(requests)]) }
+        if !exchanges.contains(where: \.optional) { requests[K.total] = .number(Double(items.count)) }
+        if !counts.isEmpty { requests[K.counts] = .object(counts) }
+        if !requests.isEmpty { sink.member(K.expect, [K.requests: .object(requests)]) }
         return Drafted(summary: summary, exchangeEntries: exchanges.map(\.entry), stepEntries: stepEntries)
     }
 
@@ -120,20 +120,20 @@ extension TraceImporter {
 
     private func exchangeDocument(_ plan: ExchangePlan, items: [Item], summary: inout Summary) -> JSONValue {
         let item = items[plan.first]
-        var object: JSONObject = ["id": .string(plan.id), "request": requestMatcher(item, summary: &summary)]
+        var object: JSONObject = [K.id: .string(plan.id), K.request: requestMatcher(item, summary: &summary)]
         if let response = item.entry.response {
-            object["response"] = responseDocument(response, summary: &summary)
+            object[K.response] = responseDocument(response, summary: &summary)
         } else {
             // No response recorded: the request failed or was cancelled before an answer.
-            object["fault"] = "networkConnectionLost"
+            object[K.fault] = "networkConnectionLost"
         }
-        if plan.times != 1 { object["times"] = .number(Double(plan.times)) }
-        if let after = plan.after { object["after"] = .string(after) }
+        if plan.times != 1 { object[K.times] = .number(Double(plan.times)) }
+        if let after = plan.after { object[K.after] = .string(after) }
         let latency = Int(item.entry.time.rounded())
-        if latency > 0 { object["latency"] = .string("\(latency)ms") }
-        if plan.group != nil, plan.times > 1 { object["release"] = ["whenPending": .number(Double(plan.times))] }
+        if latency > 0 { object[K.latency] = .string("\(latency)ms") }
+        if plan.group != nil, plan.times > 1 { object[K.release] = [K.whenPending: .number(Double(plan.times))] }
         // A followed redirect depends on the transport, not the app: the run may not repeat it.
-        if plan.optional { object["optional"] = true }
+        if plan.optional { object[K.optional] = true }
         return .object(object)
     }
 
@@ -161,7 +161,7 @@ extension TraceImporter {
             guard let position = lastSuccess[key], let response = items[position].entry.response else { return nil }
             let item = items[position]
             guard case .object(var matcher) = requestMatcher(item, summary: &summary) else { return nil }
-            matcher["headers"] = nil
+            matcher[K.headers] = nil
             var id = "\(item.entry.request.method.lowercased())-\(Self.slug(of: item.path))-any"
             var number = 2
             while !used.insert(id).inserted {
@@ -169,40 +169,40 @@ extension TraceImporter {
                 number += 1
             }
             return .object([
-                "id": .string(id), "request": .object(matcher), "response": responseDocument(response, summary: &summary),
-                "times": .string(ScenarioKey.unlimited), "optional": true,
+                "id": .string(id), K.request: .object(matcher), K.response: responseDocument(response, summary: &summary),
+                "times": .string(ScenarioKey.unlimited), K.optional: true,
             ])
         }
     }
 
     private func requestMatcher(_ item: Item, summary: inout Summary) -> JSONValue {
-        var matcher: JSONObject = ["method": .string(item.entry.request.method), "path": .string(decodedPath(item.path))]
-        if !item.query.isEmpty { matcher["query"] = queryObject(item.query, summary: &summary) }
+        var matcher: JSONObject = [K.method: .string(item.entry.request.method), K.path: .string(decodedPath(item.path))]
+        if !item.query.isEmpty { matcher[K.query] = queryObject(item.query, summary: &summary) }
         if let authorization = item.entry.request.headers.first(named: "Authorization") {
-            matcher["headers"] = ["Authorization": .string(authorization)]
+            matcher[K.headers] = ["Authorization": .string(authorization)]
         }
         if let body = item.entry.request.body, !body.isEmpty {
             if let json = JSONValue.parse(Data(body.utf8)) {
                 if json.depth <= Self.maximumBodyDepth {
-                    matcher["json"] = json
+                    matcher[K.json] = json
                 } else {
                     summary.deepBodiesAsText += 1
-                    matcher["text"] = .string(body)
+                    matcher[K.text] = .string(body)
                 }
             } else if item.role == .step || item.role == .retry, dedicatedCall(item) == nil {
                 // The request action sends JSON bodies only: asking for this one would fail every run.
                 summary.bodiesTheStepCannotSend += 1
             } else {
-                matcher["text"] = .string(body)
+                matcher[K.text] = .string(body)
             }
         }
         return .object(matcher)
     }
 
     private func responseDocument(_ response: HARLog.Response, summary: inout Summary) -> JSONValue {
-        var object: JSONObject = ["status": .number(Double(response.status))]
+        var object: JSONObject = [K.status: .number(Double(response.status))]
         let headers = keptHeaders(response.headers, repeatedSetCookies: &summary.repeatedNamesKeptOnce)
-        if !headers.isEmpty { object["headers"] = .object(JSONObject(headers.map { ($0.name, .string($0.value)) })) }
+        if !headers.isEmpty { object[K.headers] = .object(JSONObject(headers.map { ($0.name, .string($0.value)) })) }
         if !response.body.isEmpty {
             var json = JSONValue.parse(response.body).flatMap { $0.objectValue != nil || $0.arrayValue != nil ? $0 : nil }
             if let parsed = json, parsed.holdsIntegersBeyondDoubles {
@@ -212,11 +212,11 @@ extension TraceImporter {
             }
             if let json, json.depth > Self.maximumBodyDepth { summary.deepBodiesAsText += 1 }
             if let json, json.depth <= Self.maximumBodyDepth {
-                object["json"] = json
+                object[K.json] = json
             } else if !BodyKind.isBinary(response.body, contentType: response.mimeType),
                 let text = String(data: response.body, encoding: .utf8)
             {
-                object["text"] = .string(text)
+                object[K.text] = .string(text)
             } else {
                 object["base64"] = .string(response.body.base64EncodedString())
             }
@@ -241,7 +241,7 @@ extension TraceImporter {
         // How many requests each exchange has served so far, for the check after each step.
         var served = [Int](repeating: 0, count: exchanges.count)
         if let startAction = spec.startAction, items.first?.role == .start {
-            add(["do": .string(startAction)])
+            add([K.do: .string(startAction)])
             let started = items.prefix { $0.role == .start }
             clockEnd = started.map(\.entry.ended).max() ?? clockEnd
             add(check(started.map(\.exchange), exchanges: exchanges, served: &served))
@@ -261,33 +261,33 @@ extension TraceImporter {
                     gapMilliseconds = Self.maximumGap
                 }
                 if Duration.milliseconds(gapMilliseconds) >= options.minimumGap {
-                    add(["advance": .string(Self.durationText(milliseconds: gapMilliseconds))])
+                    add([K.advance: .string(Self.durationText(milliseconds: gapMilliseconds))])
                 }
             }
             var calls: [(action: String, arguments: JSONValue)] = []
             for position in group { calls.append(try call(items[position], action: requestAction, file: file, summary: &summary)) }
             let outcomes = group.map { outcome(items, for: $0) }
             if calls.count == 1 {
-                var step: JSONObject = ["do": .string(calls[0].action), "with": calls[0].arguments]
-                if let outcome = outcomes[0] { step["expect"] = outcome }
+                var step: JSONObject = [K.do: .string(calls[0].action), K.with: calls[0].arguments]
+                if let outcome = outcomes[0] { step[K.expect] = outcome }
                 add(.object(step))
             } else if Set(calls.map { $0.action + $0.arguments.compactText }).count == 1
                 && Set(outcomes.map { $0?.compactText ?? "" }).count == 1
             {
                 var step: JSONObject = [
-                    "do": .string(calls[0].action), "with": calls[0].arguments, "parallel": .number(Double(calls.count)),
+                    "do": .string(calls[0].action), K.with: calls[0].arguments, K.parallel: .number(Double(calls.count)),
                 ]
-                if let outcome = outcomes[0] { step["expect"] = outcome }
+                if let outcome = outcomes[0] { step[K.expect] = outcome }
                 add(.object(step))
             } else if let staggered = staggered(group, items: items, calls: calls, outcomes: outcomes, number: number) {
                 for step in staggered { add(step) }
             } else {
                 let members: [JSONValue] = zip(calls, outcomes).map { call, outcome in
-                    var member: JSONObject = ["do": .string(call.action), "with": call.arguments]
-                    if let outcome { member["expect"] = outcome }
+                    var member: JSONObject = [K.do: .string(call.action), K.with: call.arguments]
+                    if let outcome { member[K.expect] = outcome }
                     return .object(member)
                 }
-                add(["group": .array(members)])
+                add([K.group: .array(members)])
             }
             // The step stands for its requests: a step that sends none of them fails here.
             add(check(group.map { items[$0].exchange }, exchanges: exchanges, served: &served))
@@ -319,21 +319,21 @@ extension TraceImporter {
         for index in group.indices {
             if index > 0 {
                 let gap = Int((starts[index].timeIntervalSince(starts[index - 1]) * 1000).rounded(.down))
-                if gap >= 1 { steps.append(["advance": .string(Self.durationText(milliseconds: gap))]) }
+                if gap >= 1 { steps.append([K.advance: .string(Self.durationText(milliseconds: gap))]) }
             }
             if index == group.count - 1 {
-                var step: JSONObject = ["do": .string(calls[index].action), "with": calls[index].arguments]
-                if let outcome = outcomes[index] { step["expect"] = outcome }
+                var step: JSONObject = [K.do: .string(calls[index].action), K.with: calls[index].arguments]
+                if let outcome = outcomes[index] { step[K.expect] = outcome }
                 steps.append(.object(step))
             } else {
                 let handle = "call-\(number + 1)-\(index + 1)"
-                steps.append(["start": .string(calls[index].action), "with": calls[index].arguments, "as": .string(handle)])
+                steps.append([K.start: .string(calls[index].action), K.with: calls[index].arguments, K.as: .string(handle)])
                 handles.append((handle, outcomes[index]))
             }
         }
         for (handle, outcome) in handles {
-            var step: JSONObject = ["await": .string(handle)]
-            if let outcome { step["expect"] = outcome }
+            var step: JSONObject = [K.await: .string(handle)]
+            if let outcome { step[K.expect] = outcome }
             steps.append(.object(step))
         }
         return steps
@@ -354,7 +354,7 @@ extension TraceImporter {
         for exchange in seen.sorted() where !exchanges[exchange].optional {
             counts.appendNew(exchanges[exchange].id, .number(Double(served[exchange])))
         }
-        return ["check": ["requests": ["counts": .object(counts)]]]
+        return [K.check: [K.requests: [K.counts: .object(counts)]]]
     }
 
     /// A success the trace shows (the last answer of the call, after any retry) is expected again.
@@ -367,7 +367,7 @@ extension TraceImporter {
             index += 1
         }
         guard let final, (200...299).contains(final) else { return nil }
-        return ["ok": true]
+        return [K.ok: true]
     }
 
     /// The path as the stack writes it; kept percent-encoded where decoding would make it something
@@ -425,3 +425,5 @@ extension JSONValue {
         }
     }
 }
+
+private typealias K = ScenarioKey

@@ -11,15 +11,15 @@ extension TraceImporter {
         if let first = items.first {
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            given["clock"] = ["start": .string(formatter.string(from: first.entry.started))]
+            given[K.clock] = [K.start: .string(formatter.string(from: first.entry.started))]
         }
         guard let build = spec.given else { return .object(given) }
         let built = build(credentials)
         guard case .object(let extra) = built else {
             // Its kind only: the value may hold the credentials themselves.
             throw Failure(
-                file: file, "the driver's traceImport 'given' built \(built.typeDescription), not an object of given members",
-                hint: "make the driver's TraceImportSpec 'given' return an object of given members, such as "
+                file: file, "the driver's traceImport '\(K.given)' built \(built.typeDescription), not an object of given members",
+                hint: "make the driver's TraceImportSpec '\(K.given)' return an object of given members, such as "
                     + "[\"session\": [\"accessToken\": ...]], or [:] when there is nothing to store")
         }
         for member in extra { given[member.key] = member.value }
@@ -67,3 +67,5 @@ extension TraceImporter {
         }
     }
 }
+
+private typealias K = ScenarioKey

@@ -110,11 +110,12 @@ import Testing
         #expect(shrunk.status == 1)
         #expect(shrunk.output.contains("invariant one-feed-at-a-time"), "\(shrunk.output)")
 
-        // Without an invariant it breaks, the draft is left as it is.
+        // Without an invariant governing it, the draft is left as it is, and the command says how
+        // to add one.
         try FileManager.default.removeItem(atPath: folder.path("invariants.json"))
         let plain = try ScenarioBinary.run(["import", trace, "-o", "again.json", "--shrink"], in: folder.url)
         #expect(plain.status == 0, "\(plain.output)")
-        #expect(plain.stdout.contains("The draft passes: nothing to shrink."), "\(plain.stdout)")
+        #expect(plain.stdout.contains("Not shrunk: no invariants.json governs again.json"), "\(plain.stdout)")
         #expect(!folder.exists("again-shrunk.json"))
         let stdout = try ScenarioBinary.run(["import", trace, "--shrink"], in: folder.url)
         #expect(stdout.status == 64)

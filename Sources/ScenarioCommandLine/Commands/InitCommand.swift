@@ -81,30 +81,25 @@ struct InitCommand: Command {
     /// A scenario that lints and passes for any driver whose stack sends nothing by itself: it
     /// scripts one optional exchange to edit, and says in its description what to do next.
     static func example(_ driver: any ScenarioDriver) -> String {
+        typealias K = ScenarioKey
         let actions = driver.actions.prefix(5).map(\.name).joined(separator: ", ")
-        return """
-            {
-              "$schema": "../scenario.schema.json",
-              "name": "First scenario",
-              "description": "Replace with the behaviour this scenario protects: add steps that call the driver's actions (\(actions)), script the answers in exchanges, and say in expect what must be true.",
-              "tags": ["example"],
-              "exchanges": [
-                {
-                  "id": "health",
-                  "request": { "method": "GET", "path": "/health" },
-                  "response": { "status": 200, "json": { "status": "ok" } },
-                  "optional": true
-                }
-              ],
-              "steps": [
-                { "runUntilIdle": true }
-              ],
-              "expect": {
-                "requests": { "total": 0 }
-              }
-            }
-
-            """
+        let document: JSONValue = [
+            K.schema: "../scenario.schema.json",
+            K.name: "First scenario",
+            K.description: .string(
+                "Replace with the behaviour this scenario protects: add steps that call the driver's actions (\(actions)), script the answers in exchanges, and say in expect what must be true."
+            ),
+            K.tags: ["example"],
+            K.exchanges: [
+                [
+                    K.id: "health", K.request: [K.method: "GET", K.path: "/health"],
+                    K.response: [K.status: 200, K.json: [K.status: "ok"]], K.optional: true,
+                ]
+            ],
+            K.steps: [[K.runUntilIdle: true]],
+            K.expect: [K.requests: [K.total: 0]],
+        ]
+        return ScenarioDocument(document).text
     }
 
     static let skeleton = """

@@ -17,7 +17,7 @@ package struct ExchangeSource: Sendable {
 
     /// The exchanges of a scenario paired with their nodes in `root` (the parsed file).
     package static func pairs(_ scenario: Scenario, root: JSONNode) -> [(Exchange, ExchangeSource)] {
-        let nodes = root["exchanges"]?.elements ?? []
+        let nodes = root[K.exchanges]?.elements ?? []
         return zip(scenario.exchanges, nodes.indices).map { exchange, index in
             (exchange, ExchangeSource(file: scenario.file, node: nodes[index], path: JSONPath.appending("$.exchanges", index: index)))
         }
@@ -69,11 +69,11 @@ package struct ExchangeSource: Sendable {
     }
 
     /// The reason given in `"verify": {"skip": ...}`, if any.
-    package var skipReason: String? { node["verify"]?["skip"]?.value.stringValue }
+    package var skipReason: String? { node[K.verify]?[K.skip]?.value.stringValue }
 
     /// The response's body form (`json`, `text`, `file`, `base64`), if it has one.
     package var bodyKey: String? {
-        ScenarioKeys.responseBodies.first { node["response"]?[$0] != nil }
+        ScenarioKeys.responseBodies.first { node[K.response]?[$0] != nil }
     }
 
     /// `GET /feed → 403`, as the exchange scripts it.
@@ -111,3 +111,5 @@ extension ExchangeVerifier {
         return ScenarioVerdict(id: scenario.id, name: scenario.name, location: scenario.location, exchanges: verdicts)
     }
 }
+
+private typealias K = ScenarioKey

@@ -29,7 +29,9 @@ package struct OpenAPIVerifier: ExchangeVerifier {
             verdict.unchecked.append(UncheckedPart(reason + ", so no one operation of the document stands for it"))
             return
         case .pathNotDocumented(let nearest):
-            let written = exchange.request.path.map { if case .pattern = $0 { "pathPattern" } else { "path" } } ?? "path"
+            let written =
+                exchange.request.path.map { if case .pattern = $0 { ScenarioKey.pathPattern } else { ScenarioKey.path } }
+                ?? ScenarioKey.path
             verdict.findings.append(
                 ContractFinding(
                     .pathNotDocumented, at: source.location("request", written),
@@ -65,7 +67,7 @@ package struct OpenAPIVerifier: ExchangeVerifier {
         _ request: RequestMatcher, operation: OpenAPIOperation, pathValues: [String: String], source: ExchangeSource,
         into verdict: inout ExchangeVerdict
     ) {
-        let pathKey = request.path.map { if case .pattern = $0 { "pathPattern" } else { "path" } } ?? "path"
+        let pathKey = request.path.map { if case .pattern = $0 { ScenarioKey.pathPattern } else { ScenarioKey.path } } ?? ScenarioKey.path
         for parameter in operation.parameters where parameter.location == "path" {
             guard let value = pathValues[parameter.name] else { continue }
             checkParameter(parameter, text: value, at: source.location("request", pathKey), into: &verdict, kind: .parameterRefused)

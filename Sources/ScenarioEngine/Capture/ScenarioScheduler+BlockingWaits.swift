@@ -60,7 +60,7 @@ extension ScenarioScheduler {
         waitLimits = limits
         let past: (String, raise: String)
         if target > limits.until {
-            past = ("past this step's time limit (\(VirtualClock.Instant.format(limits.timeLimit)) of virtual time)", "timeLimit")
+            past = ("past this step's time limit (\(VirtualClock.Instant.format(limits.timeLimit)) of virtual time)", ScenarioKey.timeLimit)
         } else if limits.wakesLeft < 0 {
             past = ("through \(limits.wakes) wakes of the clock in this step", "limits.wakes")
         } else {

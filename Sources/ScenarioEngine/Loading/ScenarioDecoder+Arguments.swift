@@ -8,7 +8,7 @@ extension ScenarioDecoder {
             if let action {
                 for argument in action.arguments where argument.required {
                     report(
-                        "action '\(action.name)' needs argument '\(argument.name)' (\(argument.summary)); add \"with\": {\"\(argument.name)\": ...}",
+                        "action '\(action.name)' needs argument '\(argument.name)' (\(argument.summary)); add \"\(K.with)\": {\"\(argument.name)\": ...}",
                         call, callPath)
                 }
             }
@@ -16,7 +16,7 @@ extension ScenarioDecoder {
         }
         guard let action else {
             if with.members == nil {
-                report("'with' must be an object of arguments; got \(Self.describe(with.value))", with, path)
+                report("'\(K.with)' must be an object of arguments; got \(Self.describe(with.value))", with, path)
             }
             return with.value
         }
@@ -25,7 +25,7 @@ extension ScenarioDecoder {
             names.isEmpty
             ? "action '\(action.name)' takes no arguments"
             : "action '\(action.name)' takes: \(names.joined(separator: ", "))"
-        guard let arguments = object(with, at: path, "'with' of action '\(action.name)'", allowed: names, listHint: listHint)
+        guard let arguments = object(with, at: path, "'\(K.with)' of action '\(action.name)'", allowed: names, listHint: listHint)
         else { return .object([:]) }
         for spec in action.arguments {
             if let member = arguments[spec.name] {
@@ -101,3 +101,5 @@ extension ScenarioDecoder {
         }
     }
 }
+
+private typealias K = ScenarioKey

@@ -9,32 +9,32 @@ extension ScenarioDecoder {
                 "\(what) is empty and checks nothing; name at least one of state, alerts, timeline, requests, or leave it out", node, path)
         }
         var expectations = Expectations(location: location(node, path))
-        if let member = fields["state"] {
+        if let member = fields[K.state] {
             if member.value.members == nil {
                 report(
-                    "'state' must be an object (a subset of the driver's snapshot); got \(Self.describe(member.value.value))",
-                    member.value, fields.path("state"))
+                    "'\(K.state)' must be an object (a subset of the driver's snapshot); got \(Self.describe(member.value.value))",
+                    member.value, fields.path(K.state))
             } else if member.value.members?.isEmpty == true {
                 report(
-                    "'state': {} would only match an empty snapshot; name the fields to check, such as {\"screen\": \"login\"}",
-                    member.value, fields.path("state"))
+                    "'\(K.state)': {} would only match an empty snapshot; name the fields to check, such as {\"screen\": \"login\"}",
+                    member.value, fields.path(K.state))
             } else {
                 expectations.state = member.value.value
             }
         }
-        if let member = fields["alerts"] {
-            expectations.alerts = array(member.value, at: fields.path("alerts"), "'alerts'")
+        if let member = fields[K.alerts] {
+            expectations.alerts = array(member.value, at: fields.path(K.alerts), "'\(K.alerts)'")
         }
-        if let member = fields["timeline"] {
-            expectations.timeline = array(member.value, at: fields.path("timeline"), "'timeline'")
+        if let member = fields[K.timeline] {
+            expectations.timeline = array(member.value, at: fields.path(K.timeline), "'\(K.timeline)'")
         }
-        if let member = fields["requests"] {
-            expectations.requests = decodeRequestExpectations(member.value, at: fields.path("requests"))
+        if let member = fields[K.requests] {
+            expectations.requests = decodeRequestExpectations(member.value, at: fields.path(K.requests))
         }
         guard issues.count == issueCount else { return nil }
         // Where each key is written serves only a run's report: a check that keeps nothing skips it.
         guard keepsElements else { return expectations }
-        for key in ["state", "alerts", "timeline", "requests"] {
+        for key in [K.state, K.alerts, K.timeline, K.requests] {
             guard let member = fields[key] else { continue }
             recordKeyLocations(member, check: key, path: fields.path(key), into: &expectations.keyLocations)
         }
@@ -77,71 +77,73 @@ extension ScenarioDecoder {
     }
 
     private mutating func decodeRequestExpectations(_ node: JSONNode, at path: String) -> RequestExpectations? {
-        guard let fields = object(node, at: path, "'requests'", allowed: ScenarioKeys.requestExpectations) else { return nil }
+        guard let fields = object(node, at: path, "'\(K.requests)'", allowed: ScenarioKeys.requestExpectations) else { return nil }
         if node.members?.isEmpty == true {
-            report("'requests' is empty and checks nothing; name total, counts or log (\"total\": 0 says no request was sent)", node, path)
+            report(
+                "'\(K.requests)' is empty and checks nothing; name \(K.total), \(K.counts) or \(K.log) (\"\(K.total)\": 0 says no request was sent)",
+                node, path)
         }
         var expectations = RequestExpectations()
-        if let member = fields["total"] {
-            expectations.total = integer(member.value, at: fields.path("total"), "'total'", minimum: 0)
+        if let member = fields[K.total] {
+            expectations.total = integer(member.value, at: fields.path(K.total), "'\(K.total)'", minimum: 0)
         }
-        if let member = fields["counts"] {
-            let countsPath = fields.path("counts")
+        if let member = fields[K.counts] {
+            let countsPath = fields.path(K.counts)
             if let entries = member.value.members {
                 if entries.isEmpty {
                     report(
-                        "'counts' is empty and checks nothing; name an exchange id and how many requests it served", member.value,
+                        "'\(K.counts)' is empty and checks nothing; name an exchange id and how many requests it served", member.value,
                         countsPath)
                 }
                 for entry in entries {
                     let entryPath = JSONPath.appending(countsPath, key: entry.key)
-                    let known = checkExchangeReference(entry.key, at: keyLocation(entry, entryPath), "'counts'")
+                    let known = checkExchangeReference(entry.key, at: keyLocation(entry, entryPath), "'\(K.counts)'")
                     if let count = integer(entry.value, at: entryPath, "the count for '\(entry.key)'", minimum: 0), known {
                         expectations.counts.append((exchange: entry.key, count: count))
                     }
                 }
             } else {
                 report(
-                    "'counts' must be an object of exchange id -> number of requests; got \(Self.describe(member.value.value))",
+                    "'\(K.counts)' must be an object of exchange id -> number of requests; got \(Self.describe(member.value.value))",
                     member.value, countsPath)
             }
         }
-        if let member = fields["log"] {
-            let logPath = fields.path("log")
+        if let member = fields[K.log] {
+            let logPath = fields.path(K.log)
             if let elements = member.value.elements {
                 if elements.isEmpty {
-                    report("an empty 'log' checks nothing; to say no request was sent, write \"total\": 0", member.value, logPath)
+                    report("an empty '\(K.log)' checks nothing; to say no request was sent, write \"\(K.total)\": 0", member.value, logPath)
                 }
                 expectations.log = elements.enumerated().compactMap { index, element in
                     decodeLogEntry(element, at: JSONPath.appending(logPath, index: index))
                 }
             } else {
-                report("'log' must be an array of request patterns; got \(Self.describe(member.value.value))", member.value, logPath)
+                report("'\(K.log)' must be an array of request patterns; got \(Self.describe(member.value.value))", member.value, logPath)
             }
         }
         return expectations
     }
 
     private mutating func decodeLogEntry(_ node: JSONNode, at path: String) -> RequestLogPattern? {
-        guard let fields = object(node, at: path, "a 'log' entry", allowed: ScenarioKeys.logEntry) else { return nil }
+        guard let fields = object(node, at: path, "a '\(K.log)' entry", allowed: ScenarioKeys.logEntry) else { return nil }
         var pattern = RequestLogPattern(location: location(node, path))
-        if let member = fields["count"] {
-            pattern.count = integer(member.value, at: fields.path("count"), "'count'", minimum: 1) ?? 1
+        if let member = fields[K.count] {
+            pattern.count = integer(member.value, at: fields.path(K.count), "'\(K.count)'", minimum: 1) ?? 1
         }
-        if let member = fields["exchange"] {
-            let exchangePath = fields.path("exchange")
-            if let id = string(member.value, at: exchangePath, "'exchange'"),
-                checkExchangeReference(id, at: location(member.value, exchangePath), "'exchange'")
+        if let member = fields[K.exchange] {
+            let exchangePath = fields.path(K.exchange)
+            if let id = string(member.value, at: exchangePath, "'\(K.exchange)'"),
+                checkExchangeReference(id, at: location(member.value, exchangePath), "'\(K.exchange)'")
             {
                 pattern.exchange = id
             }
         }
-        if let member = fields["method"] {
-            pattern.method = method(member.value, at: fields.path("method"))?.rawValue
+        if let member = fields[K.method] {
+            pattern.method = method(member.value, at: fields.path(K.method))?.rawValue
         }
-        pattern.path = string(fields, "path")
-        if let member = fields["headers"] {
-            let headersPath = fields.path("headers")
+        pattern.path = string(fields, K.path)
+        if let member = fields[K.headers] {
+            let headersPath = fields.path(K.headers)
             if let entries = member.value.members {
                 for entry in entries {
                     switch entry.value.value {
@@ -149,16 +151,17 @@ extension ScenarioDecoder {
                     case .null: pattern.headers.append((name: entry.key, value: nil))
                     default:
                         report(
-                            "header values in a 'log' entry must be strings, or null for absent; got \(Self.describe(entry.value.value)) for '\(entry.key)'",
+                            "header values in a '\(K.log)' entry must be strings, or null for absent; got \(Self.describe(entry.value.value)) for '\(entry.key)'",
                             entry.value, JSONPath.appending(headersPath, key: entry.key))
                     }
                 }
             } else {
                 report(
-                    "'headers' must be an object of strings (or null); got \(Self.describe(member.value.value))", member.value, headersPath)
+                    "'\(K.headers)' must be an object of strings (or null); got \(Self.describe(member.value.value))", member.value,
+                    headersPath)
             }
         }
-        pattern.json = fields["json"]?.value.value
+        pattern.json = fields[K.json]?.value.value
         return pattern
     }
 
@@ -177,3 +180,5 @@ extension ScenarioDecoder {
         return false
     }
 }
+
+private typealias K = ScenarioKey

@@ -2,12 +2,12 @@
 extension ScenarioDecoder {
     /// The steps the parser handed to ``decodeStep(_:index:)`` as it read them.
     mutating func decodeSteps(_ top: Members) -> [Step] {
-        guard let member = top["steps"] else {
-            missing("steps", in: top, " (use [] for none)")
+        guard let member = top[K.steps] else {
+            missing(K.steps, in: top, " (use [] for none)")
             return []
         }
         guard member.value.elements != nil else {
-            report("'steps' must be an array of steps; got \(Self.describe(member.value.value))", member.value, top.path("steps"))
+            report("'\(K.steps)' must be an array of steps; got \(Self.describe(member.value.value))", member.value, top.path(K.steps))
             return []
         }
         return readSteps
@@ -16,9 +16,9 @@ extension ScenarioDecoder {
     /// Decodes the step at `index` of `steps`, keeping it if it is whole.
     mutating func decodeStep(_ node: JSONNode, index: Int) {
         let stepPath = JSONPath.appending(Self.stepsPath, index: index)
-        if let nameNode = node["name"], let name = nameNode.value.stringValue {
+        if let nameNode = node[K.name], let name = nameNode.value.stringValue {
             stepNames.append(name)
-            let nameLocation = location(nameNode, JSONPath.appending(stepPath, key: "name"))
+            let nameLocation = location(nameNode, JSONPath.appending(stepPath, key: K.name))
             if let first = firstStepName[name] {
                 report(
                     "duplicate step name '\(name)'; step names must be unique", at: nameLocation,
@@ -27,17 +27,17 @@ extension ScenarioDecoder {
                 firstStepName[name] = Position(nameLocation)
             }
         }
-        let groupChecks = node["group"]?.elements?.contains { $0["expect"] != nil } ?? false
+        let groupChecks = node[K.group]?.elements?.contains { $0[K.expect] != nil } ?? false
         stepCount += 1
-        if node["expect"] != nil || node["check"] != nil || groupChecks { checkingSteps += 1 }
+        if node[K.expect] != nil || node[K.check] != nil || groupChecks { checkingSteps += 1 }
         if let step = decodeStep(node, at: stepPath), keepsElements { readSteps.append(step) }
     }
 
-    static let stepsPath = JSONPath.appending(JSONPath.root, key: "steps")
+    static let stepsPath = JSONPath.appending(JSONPath.root, key: K.steps)
 
     private mutating func decodeStep(_ node: JSONNode, at path: String) -> Step? {
         guard let members = node.members else {
-            report("a step must be an object such as {\"do\": \"action\"}; got \(Self.describe(node.value))", node, path)
+            report("a step must be an object such as {\"\(K.do)\": \"action\"}; got \(Self.describe(node.value))", node, path)
             return nil
         }
         let kinds = members.filter { ScenarioKeys.stepKinds.contains($0.key) }
@@ -84,34 +84,36 @@ extension ScenarioDecoder {
         }
         let fields = Members(node: node, path: path, allowed: allowedMembers)
         let issueCount = issues.count
-        let name = string(fields, "name", nonEmpty: true)
+        let name = string(fields, K.name, nonEmpty: true)
         let stepKind: Step.Kind?
         switch kind {
-        case "do": stepKind = decodePerform(fields)
-        case "group": stepKind = decodeGroup(fields)
-        case "start": stepKind = decodeStart(fields)
-        case "await": stepKind = decodeAwait(fields)
-        case "advance":
-            stepKind = fields["advance"].flatMap { duration($0.value, at: fields.path("advance"), "'advance'") }.map(Step.Kind.advance)
-        case "runUntilIdle":
-            if let member = fields["runUntilIdle"], member.value.value != .bool(true) {
-                report("'runUntilIdle' must be true; got \(Self.describe(member.value.value))", member.value, fields.path("runUntilIdle"))
+        case K.do: stepKind = decodePerform(fields)
+        case K.group: stepKind = decodeGroup(fields)
+        case K.start: stepKind = decodeStart(fields)
+        case K.await: stepKind = decodeAwait(fields)
+        case K.advance:
+            stepKind = fields[K.advance].flatMap { duration($0.value, at: fields.path(K.advance), "'\(K.advance)'") }.map(Step.Kind.advance)
+        case K.runUntilIdle:
+            if let member = fields[K.runUntilIdle], member.value.value != .bool(true) {
+                report(
+                    "'\(K.runUntilIdle)' must be true; got \(Self.describe(member.value.value))", member.value, fields.path(K.runUntilIdle))
             }
             stepKind = .runUntilIdle
         default:
-            stepKind = fields["check"].flatMap { decodeExpectations($0.value, at: fields.path("check"), "'check'") }.map(Step.Kind.check)
+            stepKind = fields[K.check].flatMap { decodeExpectations($0.value, at: fields.path(K.check), "'\(K.check)'") }.map(
+                Step.Kind.check)
         }
         guard issues.count == issueCount, let stepKind else { return nil }
         return Step(name: name, kind: stepKind, location: location(node, path))
     }
 
     private mutating func decodePerform(_ fields: Members) -> Step.Kind? {
-        let call = decodeCall(fields, actionKey: "do")
+        let call = decodeCall(fields, actionKey: K.do)
         var parallel = 1
-        if let member = fields["parallel"] {
-            parallel = integer(member.value, at: fields.path("parallel"), "'parallel'", minimum: 1, maximum: Self.maximumParallel) ?? 1
+        if let member = fields[K.parallel] {
+            parallel = integer(member.value, at: fields.path(K.parallel), "'\(K.parallel)'", minimum: 1, maximum: Self.maximumParallel) ?? 1
         }
-        let outcome = fields["expect"].flatMap { decodeOutcome($0.value, at: fields.path("expect")) }
+        let outcome = fields[K.expect].flatMap { decodeOutcome($0.value, at: fields.path(K.expect)) }
         return call.map { .perform($0, parallel: parallel, expect: outcome) }
     }
 
@@ -120,11 +122,11 @@ extension ScenarioDecoder {
     package static let maximumParallel = 1000
 
     private mutating func decodeGroup(_ fields: Members) -> Step.Kind? {
-        guard let member = fields["group"] else { return nil }
-        let path = fields.path("group")
+        guard let member = fields[K.group] else { return nil }
+        let path = fields.path(K.group)
         guard let elements = member.value.elements, !elements.isEmpty else {
             report(
-                "'group' must be a non-empty array of {\"do\": ..., \"with\": ..., \"expect\": ...}; got \(Self.describe(member.value.value))",
+                "'\(K.group)' must be a non-empty array of {\"\(K.do)\": ..., \"\(K.with)\": ..., \"\(K.expect)\": ...}; got \(Self.describe(member.value.value))",
                 member.value, path)
             return nil
         }
@@ -132,29 +134,29 @@ extension ScenarioDecoder {
         var outcomes: [Outcome?] = []
         for (index, element) in elements.enumerated() {
             let elementPath = JSONPath.appending(path, index: index)
-            guard let entry = object(element, at: elementPath, "a 'group' entry", allowed: ScenarioKeys.groupMember) else {
+            guard let entry = object(element, at: elementPath, "a '\(K.group)' entry", allowed: ScenarioKeys.groupMember) else {
                 continue
             }
-            guard entry.has("do") else {
-                missing("do", in: entry, " (the action to run)")
+            guard entry.has(K.do) else {
+                missing(K.do, in: entry, " (the action to run)")
                 continue
             }
-            if let call = decodeCall(entry, actionKey: "do") {
+            if let call = decodeCall(entry, actionKey: K.do) {
                 calls.append(call)
-                outcomes.append(entry["expect"].flatMap { decodeOutcome($0.value, at: entry.path("expect")) })
+                outcomes.append(entry[K.expect].flatMap { decodeOutcome($0.value, at: entry.path(K.expect)) })
             }
         }
         return .group(calls, expects: outcomes)
     }
 
     private mutating func decodeStart(_ fields: Members) -> Step.Kind? {
-        let call = decodeCall(fields, actionKey: "start")
-        guard let member = fields["as"] else {
-            missing("as", in: fields, " (the handle a later 'await' names)")
+        let call = decodeCall(fields, actionKey: K.start)
+        guard let member = fields[K.as] else {
+            missing(K.as, in: fields, " (the handle a later '\(K.await)' names)")
             return nil
         }
-        let handlePath = fields.path("as")
-        guard let handle = string(member.value, at: handlePath, "'as'", nonEmpty: true) else { return nil }
+        let handlePath = fields.path(K.as)
+        guard let handle = string(member.value, at: handlePath, "'\(K.as)'", nonEmpty: true) else { return nil }
         if let started = runningHandles[handle] {
             report(
                 "handle '\(handle)' is still running; await it first or pick another name", member.value, handlePath,
@@ -167,16 +169,16 @@ extension ScenarioDecoder {
     }
 
     private mutating func decodeAwait(_ fields: Members) -> Step.Kind? {
-        guard let member = fields["await"] else { return nil }
-        let path = fields.path("await")
-        let outcome = fields["expect"].flatMap { decodeOutcome($0.value, at: fields.path("expect")) }
-        guard let handle = string(member.value, at: path, "'await'", nonEmpty: true) else { return nil }
+        guard let member = fields[K.await] else { return nil }
+        let path = fields.path(K.await)
+        let outcome = fields[K.expect].flatMap { decodeOutcome($0.value, at: fields.path(K.expect)) }
+        guard let handle = string(member.value, at: path, "'\(K.await)'", nonEmpty: true) else { return nil }
         guard runningHandles.removeValue(forKey: handle) != nil else {
             if awaitedHandles.contains(handle) {
                 report("handle '\(handle)' was already awaited", member.value, path)
             } else {
                 report(
-                    "no earlier 'start' step created handle '\(handle)'", member.value, path,
+                    "no earlier '\(K.start)' step created handle '\(handle)'", member.value, path,
                     hint: Self.didYouMean(handle, Array(runningHandles.keys).sorted()))
             }
             return nil
@@ -200,7 +202,7 @@ extension ScenarioDecoder {
             }
         }
         let arguments = decodeArguments(
-            fields["with"]?.value, at: fields.path("with"), for: spec, call: member.value, callPath: path)
+            fields[K.with]?.value, at: fields.path(K.with), for: spec, call: member.value, callPath: path)
         guard let name, spec != nil else { return nil }
         return ActionCall(action: name, arguments: arguments, location: location(fields.node, fields.path))
     }
@@ -208,35 +210,36 @@ extension ScenarioDecoder {
     /// `{"ok": true}`, `{"value": JSON}` or `{"error": "code" | {...}}`.
     mutating func decodeOutcome(_ node: JSONNode, at path: String) -> Outcome? {
         let listHint =
-            "a step's 'expect' takes one of ok, value, error; expectations such as 'state' go in the top-level 'expect' or a 'check' step"
-        guard let fields = object(node, at: path, "a step's 'expect'", allowed: ScenarioKeys.outcome, listHint: listHint) else {
+            "a step's '\(K.expect)' takes one of ok, value, error; expectations such as '\(K.state)' go in the top-level '\(K.expect)' or a '\(K.check)' step"
+        guard let fields = object(node, at: path, "a step's '\(K.expect)'", allowed: ScenarioKeys.outcome, listHint: listHint) else {
             return nil
         }
         let given = (node.members ?? []).filter { ScenarioKeys.outcome.contains($0.key) }
         guard let first = given.first else {
             // Unknown keys were reported already, with the hint.
             if node.members?.isEmpty ?? true {
-                report("a step's 'expect' needs one of {\"ok\": true}, {\"value\": ...} or {\"error\": ...}", node, path)
+                report(
+                    "a step's '\(K.expect)' needs one of {\"\(K.ok)\": true}, {\"\(K.value)\": ...} or {\"\(K.error)\": ...}", node, path)
             }
             return nil
         }
         for extra in given.dropFirst() {
             report(
-                "a step's 'expect' takes exactly one of 'ok', 'value', 'error'",
+                "a step's '\(K.expect)' takes exactly one of '\(K.ok)', '\(K.value)', '\(K.error)'",
                 at: keyLocation(extra, fields.path(extra.key)))
         }
         guard given.count == 1 else { return nil }
         let valuePath = fields.path(first.key)
         switch first.key {
-        case "ok":
+        case K.ok:
             guard first.value.value == .bool(true) else {
                 report(
-                    "'ok' must be true; got \(Self.describe(first.value.value))", first.value, valuePath,
-                    hint: "to expect a failure, write {\"error\": \"code\"}")
+                    "'\(K.ok)' must be true; got \(Self.describe(first.value.value))", first.value, valuePath,
+                    hint: "to expect a failure, write {\"\(K.error)\": \"code\"}")
                 return nil
             }
             return .ok
-        case "value":
+        case K.value:
             return .value(first.value.value)
         default:
             switch first.value.value {
@@ -246,10 +249,12 @@ extension ScenarioDecoder {
                 return .error(first.value.value)
             default:
                 report(
-                    "'error' must be an error code such as \"forbidden\" or an object such as {\"code\": \"rateLimited\"}; got \(Self.describe(first.value.value))",
+                    "'\(K.error)' must be an error code such as \"forbidden\" or an object such as {\"code\": \"rateLimited\"}; got \(Self.describe(first.value.value))",
                     first.value, valuePath)
                 return nil
             }
         }
     }
 }
+
+private typealias K = ScenarioKey

@@ -95,35 +95,35 @@ package struct ScenarioDecoder {
         guard let top = object(root, at: JSONPath.root, "the scenario", allowed: ScenarioKeys.topLevel) else {
             return nil
         }
-        _ = string(top, "$schema")
-        let name = string(top, "name", required: true, nonEmpty: true)
-        let description = string(top, "description", required: true)
-        let tags = stringArray(top, "tags") ?? []
+        _ = string(top, K.schema)
+        let name = string(top, K.name, required: true, nonEmpty: true)
+        let description = string(top, K.description, required: true)
+        let tags = stringArray(top, K.tags) ?? []
         let (given, clockStart) = decodeGiven(top)
         let exchanges = decodeExchanges(top)
         let steps = decodeSteps(top)
         var expect = Expectations()
-        if let member = top["expect"] {
-            expect = decodeExpectations(member.value, at: top.path("expect"), "'expect'") ?? Expectations()
+        if let member = top[K.expect] {
+            expect = decodeExpectations(member.value, at: top.path(K.expect), "'\(K.expect)'") ?? Expectations()
         }
         let relax = decodeRelax(top)
         var timeLimit = Scenario.defaultTimeLimit
-        if let member = top["timeLimit"], let limit = duration(member.value, at: top.path("timeLimit"), "'timeLimit'") {
+        if let member = top[K.timeLimit], let limit = duration(member.value, at: top.path(K.timeLimit), "'\(K.timeLimit)'") {
             if limit <= .zero {
-                report("'timeLimit' must be longer than zero", member.value, top.path("timeLimit"))
+                report("'\(K.timeLimit)' must be longer than zero", member.value, top.path(K.timeLimit))
             } else {
                 timeLimit = limit
             }
         }
         let limits = decodeLimits(top)
         var lateAnswers = Scenario.defaultLateAnswers
-        if let member = top["lateAnswers"], let bound = duration(member.value, at: top.path("lateAnswers"), "'lateAnswers'") {
+        if let member = top[K.lateAnswers], let bound = duration(member.value, at: top.path(K.lateAnswers), "'\(K.lateAnswers)'") {
             lateAnswers = bound
         }
-        let secretKeys = stringArray(top, "secrets") ?? []
+        let secretKeys = stringArray(top, K.secrets) ?? []
         var changes = InvariantChanges()
-        if let member = top["invariants"] {
-            changes = decodeInvariantChanges(member.value, at: top.path("invariants"), known: inheritedInvariants.map(\.id))
+        if let member = top[K.invariants] {
+            changes = decodeInvariantChanges(member.value, at: top.path(K.invariants), known: inheritedInvariants.map(\.id))
         }
         checkLaterReferences()
         let invariants = inheritedInvariants.filter { changes.off[$0.id] == nil } + changes.add
@@ -131,10 +131,11 @@ package struct ScenarioDecoder {
         // the steps it takes send nothing unscripted; with none of these it passes whatever the app did.
         let checksTraffic =
             (requiredExchanges > 0 && !relax.unusedExchanges) || (stepCount > 0 && !relax.unmatchedRequests)
-        if issues.isEmpty, !checksTraffic, checkingSteps == 0, top["expect"] == nil, invariants.isEmpty {
+        if issues.isEmpty, !checksTraffic, checkingSteps == 0, top[K.expect] == nil, invariants.isEmpty {
             report(
-                "the scenario checks nothing: no 'expect', no 'check' step, no invariant, and no exchange or step whose requests are checked",
-                root, JSONPath.root, hint: "add what the app must end with, such as \"expect\": {\"requests\": {\"total\": 0}}")
+                "the scenario checks nothing: no '\(K.expect)', no '\(K.check)' step, no invariant, and no exchange or step whose requests are checked",
+                root, JSONPath.root,
+                hint: "add what the app must end with, such as \"\(K.expect)\": {\"\(K.requests)\": {\"\(K.total)\": 0}}")
         }
         guard issues.isEmpty, let name, let description else { return nil }
         var scenario = Scenario(
@@ -173,31 +174,31 @@ package struct ScenarioDecoder {
             return true
         }
         report(
-            "'atStep' names no step: no step has \"name\": \"\(name)\"", at: location, hint: Self.didYouMean(name, stepNames))
+            "'\(K.atStep)' names no step: no step has \"\(K.name)\": \"\(name)\"", at: location, hint: Self.didYouMean(name, stepNames))
         return false
     }
 
     private mutating func decodeLimits(_ top: Members) -> Limits {
         var limits = Limits()
-        guard let member = top["limits"],
-            let members = object(member.value, at: top.path("limits"), "'limits'", allowed: ScenarioKeys.limits)
+        guard let member = top[K.limits],
+            let members = object(member.value, at: top.path(K.limits), "'\(K.limits)'", allowed: ScenarioKeys.limits)
         else { return limits }
-        if let wakes = members["wakes"] {
-            limits.wakes = integer(wakes.value, at: members.path("wakes"), "'limits.wakes'", minimum: 1) ?? limits.wakes
+        if let wakes = members[K.wakes] {
+            limits.wakes = integer(wakes.value, at: members.path(K.wakes), "'limits.wakes'", minimum: 1) ?? limits.wakes
         }
-        if let jobs = members["jobs"] {
-            limits.jobs = integer(jobs.value, at: members.path("jobs"), "'limits.jobs'", minimum: 1) ?? limits.jobs
+        if let jobs = members[K.jobs] {
+            limits.jobs = integer(jobs.value, at: members.path(K.jobs), "'limits.jobs'", minimum: 1) ?? limits.jobs
         }
         return limits
     }
 
     private mutating func decodeRelax(_ top: Members) -> Relaxations {
-        guard let member = top["relax"],
-            let relax = object(member.value, at: top.path("relax"), "'relax'", allowed: ScenarioKeys.relax)
+        guard let member = top[K.relax],
+            let relax = object(member.value, at: top.path(K.relax), "'\(K.relax)'", allowed: ScenarioKeys.relax)
         else { return Relaxations() }
         return Relaxations(
-            unmatchedRequests: bool(relax, "unmatchedRequests") ?? false,
-            unusedExchanges: bool(relax, "unusedExchanges") ?? false)
+            unmatchedRequests: bool(relax, K.unmatchedRequests) ?? false,
+            unusedExchanges: bool(relax, K.unusedExchanges) ?? false)
     }
 
     // MARK: given
@@ -205,22 +206,22 @@ package struct ScenarioDecoder {
     private mutating func decodeGiven(_ top: Members) -> (JSONValue, Date) {
         var clockStart = Scenario.defaultClockStart
         let allowed = [ScenarioKeys.givenClock] + givenKeys.map(\.name)
-        guard let member = top["given"] else {
+        guard let member = top[K.given] else {
             checkRequiredGiven(present: [], at: top.node, path: top.path)
             return (.object([:]), clockStart)
         }
         guard
             let given = object(
-                member.value, at: top.path("given"), "'given'", allowed: allowed,
+                member.value, at: top.path(K.given), "'\(K.given)'", allowed: allowed,
                 listHint: "the driver takes: \(givenKeys.map(\.name).joined(separator: ", ")) (see 'scenario actions')")
         else { return (.object([:]), clockStart) }
         var rest = JSONObject()
         for entry in given.node.members ?? [] {
             let path = given.path(entry.key)
             if entry.key == ScenarioKeys.givenClock {
-                if let clock = object(entry.value, at: path, "'clock'", allowed: ScenarioKeys.clock) {
-                    if let start = clock["start"] {
-                        clockStart = instant(start.value, at: clock.path("start")) ?? clockStart
+                if let clock = object(entry.value, at: path, "'\(K.clock)'", allowed: ScenarioKeys.clock) {
+                    if let start = clock[K.start] {
+                        clockStart = instant(start.value, at: clock.path(K.start)) ?? clockStart
                     }
                 }
             } else if let spec = givenKeys.first(where: { $0.name == entry.key }) {
@@ -241,17 +242,18 @@ package struct ScenarioDecoder {
     private mutating func instant(_ node: JSONNode, at path: String) -> Date? {
         guard let text = node.value.stringValue else {
             report(
-                "'start' must be an ISO-8601 instant string such as \"2026-10-21T05:28:00Z\"; got \(node.value.typeDescription)", node, path
+                "'\(K.start)' must be an ISO-8601 instant string such as \"2026-10-21T05:28:00Z\"; got \(node.value.typeDescription)", node,
+                path
             )
             return nil
         }
         guard let date = InstantReader.shared.date(from: text) else {
-            report("'start' must be an ISO-8601 instant such as \"2026-10-21T05:28:00Z\"; got \"\(text)\"", node, path)
+            report("'\(K.start)' must be an ISO-8601 instant such as \"2026-10-21T05:28:00Z\"; got \"\(text)\"", node, path)
             return nil
         }
         guard Scenario.clockStartRange.contains(date.timeIntervalSince1970) else {
             report(
-                "'start' must be between the years 1900 and 2199; got \"\(text)\"", node, path,
+                "'\(K.start)' must be between the years 1900 and 2199; got \"\(text)\"", node, path,
                 hint: "the virtual wall clock counts nanoseconds since 1970 in 64 bits")
             return nil
         }
@@ -312,3 +314,5 @@ private final class InstantReader: @unchecked Sendable {
         lock.withLock { plain.date(from: text) ?? fractional.date(from: text) }
     }
 }
+
+private typealias K = ScenarioKey

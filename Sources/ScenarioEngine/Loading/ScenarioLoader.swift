@@ -108,7 +108,7 @@ public struct ScenarioLoader: Sendable {
     }
 
     /// The top-level arrays whose elements are decoded as they are read.
-    private static let streamedArrays = [["exchanges"], ["steps"]]
+    private static let streamedArrays = [[ScenarioKey.exchanges], [ScenarioKey.steps]]
 
     /// The secret-looking values of the whole document in document order, as if it were one
     /// tree: the streamed arrays are read once more, element by element.
