@@ -58,42 +58,70 @@ extension RunPlan {
             func conflict(_ first: Given, _ second: Given) -> Result<Mode, Problem> {
                 .failure(.conflict(first.shown, second.shown))
             }
+            func read<Value>(_ given: Given, _ reader: (String) -> Result<Value, Reason>) -> Result<Value, Problem> {
+                reader(given.text).mapError { .invalid(given, reason: $0.text) }
+            }
             if let replay {
                 for other in [schedules, seed, repeatCount] { if let other { return conflict(replay, other) } }
-                guard let schedule = JobSchedule(parsing: replay.text) else {
-                    return .failure(
-                        .invalid(
-                            replay, reason: "expected SEED:INDEX as a failure printed it, such as 7:42, or the schedule a shrink printed"))
-                }
-                return .success(.replay(schedule))
+                return read(replay, Read.schedule).map(Mode.replay)
             }
             if let schedules {
                 if let repeatCount { return conflict(schedules, repeatCount) }
-                guard let count = Self.count(schedules.text) else { return .failure(.invalid(schedules, reason: Self.countReason)) }
+                let count: Int
+                switch read(schedules, Read.count) {
+                case .success(let read): count = read
+                case .failure(let problem): return .failure(problem)
+                }
                 var drawnFrom: UInt64 = 1
                 if let seed {
-                    guard let parsed = UInt64(seed.text) else {
-                        return .failure(.invalid(seed, reason: "expected a whole number, such as 7"))
+                    switch read(seed, Read.seed) {
+                    case .success(let read): drawnFrom = read
+                    case .failure(let problem): return .failure(problem)
                     }
-                    drawnFrom = parsed
                 }
                 return .success(count == 1 ? .once : .explored(schedules: count, seed: drawnFrom))
             }
             if let seed { return .failure(.seedWithoutSchedules(seed.shown, schedules: schedulesName)) }
             if let repeatCount {
-                guard let count = Self.count(repeatCount.text) else {
-                    return .failure(.invalid(repeatCount, reason: Self.countReason))
-                }
-                return .success(count == 1 ? .once : .repeated(count))
+                return read(repeatCount, Read.count).map { $0 == 1 ? .once : .repeated($0) }
             }
             return .success(.once)
         }
+    }
 
-        private static let countReason = "expected a whole number of at least 1"
+    /// Why a value cannot be what its option needs, in words every way in shows alike.
+    package struct Reason: Error, Sendable, Hashable {
+        package var text: String
+    }
 
-        private static func count(_ text: String) -> Int? {
-            guard let value = Int(text), value >= 1 else { return nil }
-            return value
+    /// How each run option's value is read, and what a wrong one is told: the one place for the
+    /// command line's flags (`--repeat`, `--schedules`, `--seed`, `--replay-schedule`, `--jobs`,
+    /// `--route`), a test's trait and the `SCENARIO_*` variables.
+    package enum Read {
+        /// A whole number of at least 1 (`--repeat`, `--schedules`, `--jobs`).
+        package static func count(_ text: String) -> Result<Int, Reason> {
+            guard let value = Int(text), value >= 1 else { return .failure(Reason(text: "expected a whole number of at least 1")) }
+            return .success(value)
+        }
+
+        /// The seed schedules are drawn from.
+        package static func seed(_ text: String) -> Result<UInt64, Reason> {
+            UInt64(text).map { .success($0) } ?? .failure(Reason(text: "expected a whole number, such as 7"))
+        }
+
+        /// `SEED:INDEX` as a failure printed it, or the departures a shrink printed.
+        package static func schedule(_ text: String) -> Result<JobSchedule, Reason> {
+            JobSchedule(parsing: text).map { .success($0) }
+                ?? .failure(Reason(text: "expected SEED:INDEX as a failure printed it, such as 7:42, or the schedule a shrink printed"))
+        }
+
+        /// How requests reach the backend.
+        package static func route(_ text: String) -> Result<Route, Reason> {
+            if let route = Route(rawValue: text) { return .success(route) }
+            let choices = Route.allCases.map(\.rawValue)
+            var reason = "expected one of \(choices.joined(separator: ", "))"
+            if let close = Suggestion.closest(to: text, in: choices) { reason += "; did you mean '\(close)'?" }
+            return .failure(Reason(text: reason))
         }
     }
 
