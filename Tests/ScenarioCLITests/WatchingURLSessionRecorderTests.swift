@@ -86,13 +86,12 @@ import Testing
                 access: WatchingURLSessionRecorderTests.expiredAccess, refresh: WatchingURLSessionRecorderTests.firstRefresh)
             let app = APIClient(configuration: configuration, baseURL: server.url, tokens: tokens)
             let feed = feedHasItsOwnClient ? APIClient(configuration: configuration, baseURL: server.url, tokens: tokens) : app
-            // The notifications load with an expired token, and the feed a moment later, while the
-            // first refresh is settling: which client refreshes first is then the same on every
-            // run, so the trace saved is too (two loads at the same instant race for it).
-            async let notifications = try? app.send("GET", "/notifications")
-            try? await Task.sleep(for: .milliseconds(150))
+            // The notifications load with an expired token, then the feed: each client refreshes
+            // with the one refresh token both were given. One after the other, so the trace saved
+            // is the same on every run and on any machine (two loads at the same instant race for
+            // which refresh the backend takes first).
+            _ = try? await app.send("GET", "/notifications")
             _ = try? await feed.send("GET", "/feed")
-            _ = await notifications
             // Everything the recorder handed the judge is judged, and the main actor has been told.
             recorder.settleWatch()
             await MainActor.run {}
