@@ -12,7 +12,7 @@ package struct ShrinkOnFailure: FailureFollowUp {
 
     package func followUp(failing scenario: Scenario, result: inout ScenarioResult, runner: ScenarioRunner) async {
         guard let folder = runner.plan.shrinkInto else { return }
-        if case .repeated = runner.plan.mode, result.steps.contains(where: { $0.label.hasPrefix("repeat ") }) {
+        if result.differedOnRepeat {
             result.shrinkNote = "not shrunk: it does not fail the same way on every run"
             return
         }

@@ -50,7 +50,8 @@ extension TraceImporter {
                 // Too deep for the parser and whole (not cut short by the capture) is still JSON,
                 // and still too deep for an argument.
                 json = nil
-                if error.message.hasPrefix("arrays and objects nest deeper"), JSONBrackets.scan(body.utf8).closesEvery {
+                let brackets = JSONBrackets.scan(body.utf8, stoppingAbove: JSONTextParser.maximumDepth)
+                if brackets.deepest > JSONTextParser.maximumDepth, JSONBrackets.scan(body.utf8).closesEvery {
                     throw tooDeep("more than \(JSONTextParser.maximumDepth)")
                 }
             }

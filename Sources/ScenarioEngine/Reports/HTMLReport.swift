@@ -117,7 +117,7 @@ package enum HTMLReport {
             body += "<div class=\"divergence\"><strong>Error\(escape(place))</strong><pre>\(escape(error))</pre></div>\n"
         } else if let (step, check) = firstFailure(result) {
             body += divergence(
-                step: check.label == AssertionResult.unmatchedRequests ? result.stepSendingFirstUnmatched ?? step : step, check: check)
+                step: check.subjects.contains { $0.kind == .unmatched } ? result.stepSendingFirstUnmatched ?? step : step, check: check)
         }
         body += "<h3>Sequence</h3>\n" + SequenceDiagram(result: result).svg() + "\n"
         body += stepsTable(result)

@@ -58,6 +58,9 @@ public struct ScenarioResult: Sendable, Codable {
     /// For each invariant the run broke, the exchanges that served the requests it names: the
     /// answers the bug alone may have needed.
     package var invariantExchanges: [String: [String]] = [:]
+    /// Whether a run of `--repeat` did something differently from the first: the failure does
+    /// not repeat the same way.
+    package var differedOnRepeat = false
 
     /// Every failure of the result, as data, in the order its report gives them: the error
     /// first, then causes, then symptoms in step order; each once.

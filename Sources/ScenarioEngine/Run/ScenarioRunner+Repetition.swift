@@ -13,6 +13,7 @@ extension ScenarioRunner {
             wallTime += again.result.wallTime
             if let difference = Self.nondeterminism(first, again, run: run, location: scenario.location) {
                 first.result.status = .failed
+                first.result.differedOnRepeat = true
                 first.result.steps.append(
                     StepResult(
                         index: (first.result.steps.last?.index ?? 0) + 1, label: "repeat ×\(times)", location: scenario.location,
