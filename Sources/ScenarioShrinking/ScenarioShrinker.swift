@@ -140,7 +140,7 @@ package struct ScenarioShrinker: Sendable {
 
     /// The passes, cheapest first, until a round cuts nothing or the time is up; then what makes
     /// the result a regression test (a fixed stack's fewer requests tolerated, the expectations
-    /// that still hold back).
+    /// that still hold back), which no time limit cuts.
     private static func search(_ search: ShrinkSearch) async {
         // Checks that are no part of the failure would hold every step in place: they go first,
         // and those that still hold come back at the end.
@@ -156,6 +156,8 @@ package struct ScenarioShrinker: Sendable {
             for pass in passes where !search.stopped { changed = await pass() || changed }
             if !changed || search.stopped { break }
         }
+        search.cutShort = search.stopped
+        search.finishing = true
         _ = await search.tolerateWhatTheBugAloneNeeded()
         _ = await search.restoreExpectations()
     }
@@ -259,7 +261,7 @@ package struct ScenarioShrinker: Sendable {
             return .written(
                 ShrinkReport(
                     input: input.path, output: output, from: from, to: candidate.size, runs: runsBefore + search.runs + verifications,
-                    wallTime: ContinuousClock.now - started, kept: search.same, schedule: schedule, stoppedEarly: search.stopped,
+                    wallTime: ContinuousClock.now - started, kept: search.same, schedule: schedule, stoppedEarly: search.cutShort,
                     otherFailures: search.otherFailures))
         }
         return .refused(

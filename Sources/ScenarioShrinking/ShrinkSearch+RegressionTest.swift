@@ -12,7 +12,8 @@ extension ShrinkSearch {
     func isolate() async -> [FailurePart] {
         guard !same.holds(for: bestParts) else { return [] }
         acceptance = .narrowing
-        defer { acceptance = .exact }
+        finishing = true
+        defer { (acceptance, finishing) = (.exact, false) }
         _ = await pruneExpectations()
         _ = await fitUnusedExchanges()
         return bestParts.filter { !same.parts.contains($0) }

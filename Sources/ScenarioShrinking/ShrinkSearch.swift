@@ -68,8 +68,15 @@ final class ShrinkSearch {
         verdicts[Self.key(input.text, schedule)] = true
     }
 
-    /// Whether the time is up or the user asked to stop: every pass ends at once.
-    var stopped: Bool { isOver(runs) }
+    /// Whether the time is up or the user asked to stop: every pass ends at once, except while
+    /// ``finishing``.
+    var stopped: Bool { !finishing && isOver(runs) }
+    /// Set while the failure is isolated and while the result is made a regression test: few
+    /// runs, and what makes the output honest, so no time limit cuts them (a slow machine gets
+    /// a larger scenario, never a different verdict).
+    var finishing = false
+    /// Whether the time limit or a stop ended the cutting passes early.
+    var cutShort = false
 
     /// Takes `candidate` as the new best (a document ``firstHolding(_:)`` accepted).
     func accept(_ candidate: ScenarioDocument) {

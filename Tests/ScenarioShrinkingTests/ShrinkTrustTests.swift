@@ -80,6 +80,24 @@ import Testing
         #expect(all.kept.parts.count == 1)
     }
 
+    /// No limit cuts isolating the failure: a machine too slow for any cutting pass still takes
+    /// out what fails beside the kept part and writes a regression test, larger but the same verdict.
+    @Test func theLimitNeverCutsIsolatingTheFailure() async throws {
+        let text = ShrinkPassTests.scenario(
+            exchanges: [ShrinkPassTests.exchange("a", "/a", #", "times": 2"#), ShrinkPassTests.boom],
+            steps: [ShrinkPassTests.get("/a"), ShrinkPassTests.get("/a"), ShrinkPassTests.boomStep],
+            more: #", "expect": { "requests": { "total": 99 } }"#)
+        let fixture = try ShrinkFixture(text, driver: ShrinkTestDriver())
+        defer { fixture.remove() }
+        var settings = ShrinkSettings.unhurried
+        settings.stop = { _ in true }
+        let report = try #require(await fixture.shrunk(settings))
+        #expect(report.stoppedEarly && report.to.steps == 3, "\(report.summary)")
+        let result = try await fixture.run()
+        #expect(FailureFingerprint.parts(of: result) == report.kept.parts, "\(report.kept)")
+        #expect(try fixture.result()["expect"]?["requests"]?["total"] == nil)
+    }
+
     /// The time limit (here a limit on runs, which a test can count on) ends the search, and
     /// the best found by then is checked and written.
     @Test func theLimitWritesTheBestFoundSoFar() async throws {

@@ -139,7 +139,7 @@ import Testing
         let outcome = await failing.run(
             with: ScenarioSuiteTests.driver, plan: RunPlan(), settings: ScenarioSettings(shrink: folder), environment: [:], label: nil)
         #expect(outcome.result?.status == .failed)
-        #expect(outcome.result?.shrunkCopy == folder + "/wrong-state.json")
+        #expect(outcome.result?.shrunkCopy == folder + "/wrong-state.json", "\(outcome.result?.shrinkNote ?? "no note")")
         #expect(FileManager.default.fileExists(atPath: folder + "/wrong-state.json"))
         _ = await failing.run(
             with: ScenarioSuiteTests.driver, plan: RunPlan(), settings: ScenarioSettings(shrink: folder),
