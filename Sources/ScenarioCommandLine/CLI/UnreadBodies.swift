@@ -1,4 +1,5 @@
-import ScenarioKit
+import ScenarioEngine
+import ScenarioTraces
 
 /// What `redact`, `import` and `export` say of bodies that are not text and whose structure
 /// could not be read (an image, compressed bytes, a format the reader does not know), and the
