@@ -11,10 +11,16 @@ extension DocumentTree {
         /// Children of the collections being read, waiting for their collection to close.
         private var open: [Node] = []
 
-        /// Creates an empty builder with room for about `nodes` nodes.
-        package init(reservingCapacity nodes: Int = 0) {
+        /// Creates an empty builder with room for about `nodes` nodes; `placed` when every node
+        /// will be placed and every string decoded (a tree that keeps no source).
+        package init(reservingCapacity nodes: Int = 0, placed: Bool = false) {
             slots.reserveCapacity(nodes)
             links.reserveCapacity(nodes)
+            if placed {
+                places.reserveCapacity(nodes)
+                texts.reserveCapacity(nodes / 2)
+                open.reserveCapacity(32)
+            }
         }
 
         /// The number of nodes added.
@@ -108,7 +114,8 @@ extension DocumentTree {
         package func string(_ node: Node, source: UnsafeBufferPointer<UInt8>) -> String {
             let slot = slots[Int(node)]
             if slot.decoded { return texts[Int(slot.first)] }
-            return String(decoding: UnsafeBufferPointer(rebasing: source[Int(slot.first)..<Int(slot.first) + Int(slot.second)]), as: UTF8.self)
+            return String(
+                decoding: UnsafeBufferPointer(rebasing: source[Int(slot.first)..<Int(slot.first) + Int(slot.second)]), as: UTF8.self)
         }
 
         /// Whether the string `node` is `text` (for a string not held in the source).

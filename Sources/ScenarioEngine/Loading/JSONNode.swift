@@ -73,20 +73,94 @@ package struct JSONNode: Sendable {
 
     /// The nodes below this one.
     package var content: Content {
-        if let members { return .object(members) }
-        if let elements { return .array(elements) }
+        if let members { return .object(Array(members)) }
+        if let elements { return .array(Array(elements)) }
         return .scalar
     }
 
-    /// The members, when this is an object.
-    package var members: [Member]? {
-        guard let entries = tree.members(node) else { return nil }
-        return entries.map { Member(key: tree.string($0.key) ?? "", keyNode: $0.key, value: JSONNode(tree: tree, node: $0.value)) }
+    /// The members, when this is an object (read from the tree as they are visited).
+    package var members: Members? {
+        let slot = tree.slots[Int(node)]
+        guard slot.kind == .object else { return nil }
+        return Members(tree: tree, start: Int(slot.first), count: Int(slot.second))
     }
 
-    /// The elements, when this is an array.
-    package var elements: [JSONNode]? {
-        tree.elements(node)?.map { JSONNode(tree: tree, node: $0) }
+    /// The elements, when this is an array (read from the tree as they are visited).
+    package var elements: Elements? {
+        let slot = tree.slots[Int(node)]
+        guard slot.kind == .array else { return nil }
+        return Elements(tree: tree, start: Int(slot.first), count: Int(slot.second))
+    }
+
+    /// An object's members in written order: a view of the tree, made into members one at a time.
+    /// `[]` is no members (`node.members ?? []`).
+    package struct Members: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+        let tree: DocumentTree?
+        /// Where the first key is in the tree's links (keys and values alternate).
+        let start: Int
+        /// The number of members.
+        package let count: Int
+
+        init(tree: DocumentTree, start: Int, count: Int) {
+            self.tree = tree
+            self.start = start
+            self.count = count
+        }
+
+        /// No members.
+        package init(arrayLiteral elements: Never...) {
+            tree = nil
+            start = 0
+            count = 0
+        }
+
+        /// The first position, 0.
+        package var startIndex: Int { 0 }
+        /// The position after the last member.
+        package var endIndex: Int { count }
+
+        /// The member at `position`.
+        package subscript(position: Int) -> Member {
+            // Only the empty view has no tree, and it has no position to ask for.
+            guard let tree else { preconditionFailure("no member at \(position) of no members") }
+            let key = tree.links[start + 2 * position]
+            return Member(
+                key: tree.string(key) ?? "", keyNode: key, value: JSONNode(tree: tree, node: tree.links[start + 2 * position + 1]))
+        }
+    }
+
+    /// An array's elements in order: a view of the tree.
+    /// `[]` is no elements (`node.elements ?? []`).
+    package struct Elements: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+        let tree: DocumentTree?
+        /// Where the first element is in the tree's links.
+        let start: Int
+        /// The number of elements.
+        package let count: Int
+
+        init(tree: DocumentTree, start: Int, count: Int) {
+            self.tree = tree
+            self.start = start
+            self.count = count
+        }
+
+        /// No elements.
+        package init(arrayLiteral elements: Never...) {
+            tree = nil
+            start = 0
+            count = 0
+        }
+
+        /// The first position, 0.
+        package var startIndex: Int { 0 }
+        /// The position after the last element.
+        package var endIndex: Int { count }
+
+        /// The element at `position`.
+        package subscript(position: Int) -> JSONNode {
+            guard let tree else { preconditionFailure("no element at \(position) of no elements") }
+            return JSONNode(tree: tree, node: tree.links[start + position])
+        }
     }
 
     /// The member named `key`, when this is an object that has one.

@@ -218,7 +218,8 @@ extension JSONTextParser {
                 let key = try parseString()
                 if let written = earlierKey(key, from: first, seen: &seen) {
                     let place = builder.position(written) ?? (line: 1, column: 1)
-                    throw issue("duplicate key '\(key)' (first written at line \(place.line), column \(place.column)); keep one", at: keyOffset)
+                    throw issue(
+                        "duplicate key '\(key)' (first written at line \(place.line), column \(place.column)); keep one", at: keyOffset)
                 }
                 skipWhitespace()
                 guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
@@ -297,7 +298,7 @@ extension JSONTextParser {
         /// An element of a streamed array, read into a small tree of its own while the
         /// document's tree waits.
         private mutating func parseStreamedElement() throws(LoadIssue) -> JSONNode {
-            var document = DocumentTree.Builder(reservingCapacity: streamedNodes)
+            var document = DocumentTree.Builder(reservingCapacity: streamedNodes, placed: true)
             swap(&builder, &document)
             let element = try parseValue()
             swap(&builder, &document)
