@@ -17,7 +17,7 @@ extension OpenAPISchemaValidator {
             note("type", keyNode, "the type '\(name)' is not a JSON Schema type")
             return true
         }
-        if names.contains(where: { Self.has(value.value, type: $0) }) { return true }
+        if names.contains(where: { Self.has(value, type: $0) }) { return true }
         refuse(
             path, place, "type", keyNode, expected: names.map(Self.article).joined(separator: " or "), actual: Self.typed(value.value))
         return false
@@ -38,12 +38,14 @@ extension OpenAPISchemaValidator {
         parent == nil ? nil : (element.line, element.column)
     }
 
-    static func has(_ value: JSONValue, type: String) -> Bool {
-        switch (type, value) {
+    /// Whether `value` is of the JSON Schema type named `type`, read from its node (a
+    /// collection is not made into a value for it).
+    static func has(_ value: JSONNode, type: String) -> Bool {
+        switch (type, value.kind) {
         case ("null", .null), ("boolean", .bool), ("object", .object), ("array", .array), ("string", .string), ("number", .number):
             true
-        case ("integer", .number(let number)):
-            number.isFinite && number.rounded() == number
+        case ("integer", .number):
+            value.numberValue.map { $0.isFinite && $0.rounded() == $0 } ?? false
         default:
             false
         }
@@ -134,7 +136,7 @@ extension OpenAPISchemaValidator {
     mutating func checkString(
         _ value: JSONNode, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ path: String, at place: ValuePlace?
     ) {
-        guard let text = value.value.stringValue else { return }
+        guard let text = value.stringValue else { return }
         if key == "pattern" {
             guard let pattern = document.string(keywordValue), let expression = patterns.expression(pattern) else {
                 return note(key, keyNode, "the pattern does not compile as a regular expression here")
@@ -171,7 +173,7 @@ extension OpenAPISchemaValidator {
         _ value: JSONNode, _ key: String, _ keyNode: DocumentNode, _ keywordValue: DocumentNode, _ schema: DocumentNode, _ path: String,
         at place: ValuePlace?
     ) {
-        guard let number = value.value.numberValue else { return }
+        guard let number = value.numberValue else { return }
         // 3.0 writes `exclusiveMinimum: true` beside `minimum`; 3.1 gives the bound itself.
         if document.kind(keywordValue) == .bool { return }
         guard let bound = document.number(keywordValue) else { return note(key, keyNode, "'\(key)' must be a number") }

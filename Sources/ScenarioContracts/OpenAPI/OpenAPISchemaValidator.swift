@@ -95,7 +95,7 @@ package struct OpenAPISchemaValidator {
         let nullable =
             !document.isVersion31 && (members.first { $0.key == "nullable" }.flatMap { document.bool($0.value) } ?? false)
         if let type = members.first(where: { $0.key == "type" }),
-            !(nullable && value.value.isNull) && !checkType(value, type.keyNode, type.value, path, at: place)
+            !(nullable && value.kind == .null) && !checkType(value, type.keyNode, type.value, path, at: place)
         {
             return
         }

@@ -37,6 +37,18 @@ extension TraceVerifier {
         }
     }
 
+    /// As ``typeName(_:)`` for a node of a parsed body (no value is made of a collection for it).
+    static func typeName(_ kind: DocumentTree.Kind) -> String {
+        switch kind {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
     func compareBody(
         _ response: HTTPResponse, with captures: [Capture], example: Capture, source: ExchangeSource, into verdict: inout ExchangeVerdict
     ) {
@@ -79,7 +91,7 @@ extension TraceVerifier {
         mutating func walk(_ node: JSONNode, path: String, shapePath: String? = nil, line: Int, column: Int) {
             let shapePath = shapePath ?? path
             let seen = shape.types[shapePath] ?? []
-            let type = TraceVerifier.typeName(node.value)
+            let type = TraceVerifier.typeName(node.kind)
             guard seen.contains(type) else {
                 findings.append(
                     finding(

@@ -248,18 +248,18 @@ extension YAMLReader.Scanner {
         -> DocumentTree.Node
     {
         try enterCollection(at: start)
-        let first = pending.count
+        let first = firstChild
         var key = firstKey
         while true {
             // After an explicit key (`? key` on a line above) the value may be a compact mapping, as
             // a list entry's may: `: type: object`.
-            let explicit = Int(slots[Int(key)].offset) < Int(lineStarts[line])
+            let explicit = tree.offset(key) < Int(lineStarts[line])
             offset += 1  // the ':'
-            pending.append(key)
+            addChild(key)
             path.append(.key(key))
             let value = try parseBlockNode(parentIndent: indent, context: explicit ? .sequenceEntry : .mappingValue)
             path.removeLast()
-            pending.append(value)
+            addChild(value)
             guard let next = nextIndent, next >= indent else { break }
             if next > indent {
                 throw issue(
@@ -277,14 +277,14 @@ extension YAMLReader.Scanner {
 
     private mutating func parseBlockSequence(indent: Int, start: Int) throws(LoadIssue) -> DocumentTree.Node {
         try enterCollection(at: start)
-        let first = pending.count
+        let first = firstChild
         var index = 0
         while true {
             offset += 1  // the '-'
             path.append(.index(index))
             let entry = try parseBlockNode(parentIndent: indent, context: .sequenceEntry)
             path.removeLast()
-            pending.append(entry)
+            addChild(entry)
             index += 1
             guard let next = nextIndent, next >= indent else { break }
             if next > indent {

@@ -24,7 +24,7 @@ extension YAMLReader.Scanner {
         if scalar.isKey { throw issue("a mapping as a key is not supported", at: offset) }
         let value = try finishScalar(scalar, parentIndent: indent, properties: nil)
         let key: DocumentTree.Node
-        if slots[Int(value)].kind == .string {
+        if tree.kind(value) == .string {
             key = value
         } else if let range = scalar.range {
             // Keys are text: `? 200` is the key "200", as `200:` is.

@@ -23,9 +23,9 @@ extension YAMLReader.Scanner {
             let scalar = try readQuoted()
             if let range = scalar.range { return addRawString(range, at: start) }
             return addString(scalar.text ?? "", at: start)
-        case UInt8(ascii: "t")? where startsWith("true"): return try jsonLiteral(4, addSlot(.bool, at: start, 1))
-        case UInt8(ascii: "f")? where startsWith("false"): return try jsonLiteral(5, addSlot(.bool, at: start, 0))
-        case UInt8(ascii: "n")? where startsWith("null"): return try jsonLiteral(4, addSlot(.null, at: start))
+        case UInt8(ascii: "t")? where startsWith("true"): return try jsonLiteral(4, addBool(true, at: start))
+        case UInt8(ascii: "f")? where startsWith("false"): return try jsonLiteral(5, addBool(false, at: start))
+        case UInt8(ascii: "n")? where startsWith("null"): return try jsonLiteral(4, addNull(at: start))
         case let byte? where byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")):
             return addNumber(try readJSONNumber(), at: start)
         default:
@@ -100,7 +100,7 @@ extension YAMLReader.Scanner {
         let closing = isMapping ? UInt8(ascii: "}") : UInt8(ascii: "]")
         try enterCollection(at: start)
         offset += 1
-        let first = pending.count
+        let first = firstChild
         var count = 0
         while true {
             _ = try skipFlowSpace()
@@ -131,15 +131,15 @@ extension YAMLReader.Scanner {
                 if peek() == UInt8(ascii: ":") {
                     offset += 1
                     _ = try skipFlowSpace()
-                    value = peek() == UInt8(ascii: ",") || peek() == closing ? addSlot(.null, at: offset) : try parseFlowNode()
+                    value = peek() == UInt8(ascii: ",") || peek() == closing ? addNull(at: offset) : try parseFlowNode()
                 } else if json {
                     throw issue("expected ':' after the key; got \(describe(peek()))", at: offset)
                 } else {
-                    value = addSlot(.null, at: offset)
+                    value = addNull(at: offset)
                 }
                 path.removeLast()
-                pending.append(key)
-                pending.append(value)
+                addChild(key)
+                addChild(value)
             } else {
                 path.append(.index(count))
                 let node = try parseFlowNode()
@@ -150,7 +150,7 @@ extension YAMLReader.Scanner {
                     throw issue("a 'key: value' inside [ ] is not supported", at: offset, hint: "write it as { key: value }")
                 }
                 (offset, line) = after
-                pending.append(node)
+                addChild(node)
             }
             count += 1
         }

@@ -120,7 +120,7 @@ extension YAMLReader.Scanner {
     /// Checks a collection's tag and records its anchor.
     mutating func apply(_ properties: Properties?, to node: DocumentTree.Node) throws(LoadIssue) -> DocumentTree.Node {
         guard let properties else { return node }
-        let kind = slots[Int(node)].kind
+        let kind = tree.kind(node)
         let fits: Bool
         switch properties.tag {
         case .mapping?: fits = kind == .object
@@ -138,9 +138,9 @@ extension YAMLReader.Scanner {
         let node: DocumentTree.Node
         switch properties?.tag {
         case .string?, .nonSpecific?: node = addRawString(start..<start, at: start)
-        case .mapping?: node = try close(.object, from: pending.count, at: start)
-        case .sequence?: node = try close(.array, from: pending.count, at: start)
-        case nil, .null?: node = addSlot(.null, at: start)
+        case .mapping?: node = try close(.object, from: firstChild, at: start)
+        case .sequence?: node = try close(.array, from: firstChild, at: start)
+        case nil, .null?: node = addNull(at: start)
         case let tag?: throw issue("an empty value cannot be !!\(tag.rawValue)", at: start)
         }
         return try apply(properties, to: node)
@@ -276,8 +276,8 @@ extension YAMLReader.Scanner {
         switch tag {
         case nil where plain:
             switch resolved {
-            case .null: return addSlot(.null, at: start)
-            case .bool(let value): return addSlot(.bool, at: start, value ? 1 : 0)
+            case .null: return addNull(at: start)
+            case .bool(let value): return addBool(value, at: start)
             case .number(let value): return addNumber(value, at: start)
             case .string: return string(&self)
             }
@@ -290,10 +290,10 @@ extension YAMLReader.Scanner {
             return addNumber(value, at: start)
         case .boolean?:
             guard case .bool(let value) = resolved else { throw issue("the value tagged !!bool is not true or false", at: start) }
-            return addSlot(.bool, at: start, value ? 1 : 0)
+            return addBool(value, at: start)
         case .null?:
             guard case .null = resolved else { throw issue("the value tagged !!null is not null", at: start) }
-            return addSlot(.null, at: start)
+            return addNull(at: start)
         case .mapping?, .sequence?:
             throw issue("a scalar cannot be tagged !!\(tag?.rawValue ?? "")", at: start)
         }

@@ -53,14 +53,12 @@ package enum YAMLReader {
     }
 
     private static func read(_ bytes: [UInt8], file: String, json: Bool, limits: Limits) throws(LoadIssue) -> DocumentTree {
-        var tree = DocumentTree(file: file, source: bytes)
         guard bytes.count <= limits.maximumBytes else {
             throw LoadIssue(
                 location: ScenarioLocation(file: file, line: 1, column: 1, path: JSONPath.root),
                 message: "the document has \(bytes.count) bytes, more than the \(limits.maximumBytes) a document may have here")
         }
-        tree.lineStarts = lineStarts(of: bytes)
-        let starts = tree.lineStarts
+        let starts = lineStarts(of: bytes)
         let result = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(LoadIssue) -> Scanner in
                 var scanner = Scanner(bytes: buffer, file: file, json: json, limits: limits, lineStarts: starts)
@@ -68,12 +66,8 @@ package enum YAMLReader {
                 return scanner
             }
         }
-        let scanner = try result.get()
-        tree.slots = scanner.slots
-        tree.links = scanner.links
-        tree.texts = scanner.texts
-        tree.root = scanner.root
-        return tree
+        var scanner = try result.get()
+        return scanner.tree.finish(file: file, root: scanner.root, source: bytes, lineStarts: starts)
     }
 
     /// Where each line starts: after `\n`, after `\r\n`, and after a `\r` alone.
@@ -108,11 +102,8 @@ extension YAMLReader {
         var offset = 0
         /// The index in `lineStarts` of the line `offset` is on.
         var line = 0
-        var slots: [DocumentTree.Slot] = []
-        var links: [DocumentTree.Node] = []
-        var texts: [String] = []
-        /// Children of the collections being read, waiting for their collection to close.
-        var pending: [DocumentTree.Node] = []
+        /// The tree being read; strings written as they read stay in the source.
+        var tree: DocumentTree.Builder
         var root: DocumentTree.Node = 0
         var depth = 0
         var anchors: [String: (node: DocumentTree.Node, size: Int)] = [:]
@@ -128,8 +119,7 @@ extension YAMLReader {
             self.json = json
             self.limits = limits
             self.lineStarts = lineStarts
-            slots.reserveCapacity(bytes.count / 12)
-            links.reserveCapacity(bytes.count / 12)
+            tree = DocumentTree.Builder(reservingCapacity: bytes.count / 12)
         }
 
         // MARK: The cursor
@@ -171,59 +161,54 @@ extension YAMLReader {
 
         // MARK: Building the tree
 
-        mutating func addSlot(_ kind: DocumentTree.Kind, at start: Int, _ first: UInt32 = 0, _ second: UInt32 = 0, decoded: Bool = false)
-            -> DocumentTree.Node
-        {
-            slots.append(DocumentTree.Slot(kind: kind, decoded: decoded, offset: UInt32(start), first: first, second: second))
+        /// Every node added counts towards the document's size with aliases copied out.
+        mutating func counted(_ node: DocumentTree.Node) -> DocumentTree.Node {
             expanded += 1
-            return DocumentTree.Node(slots.count - 1)
+            return node
         }
 
-        mutating func addNumber(_ value: Double, at start: Int) -> DocumentTree.Node {
-            let bits = value.bitPattern
-            return addSlot(.number, at: start, UInt32(truncatingIfNeeded: bits >> 32), UInt32(truncatingIfNeeded: bits))
-        }
+        mutating func addNull(at start: Int) -> DocumentTree.Node { counted(tree.addNull(at: start)) }
+
+        mutating func addBool(_ value: Bool, at start: Int) -> DocumentTree.Node { counted(tree.addBool(value, at: start)) }
+
+        mutating func addNumber(_ value: Double, at start: Int) -> DocumentTree.Node { counted(tree.addNumber(value, at: start)) }
 
         /// A string written as is from `range` of the source.
         mutating func addRawString(_ range: Range<Int>, at start: Int) -> DocumentTree.Node {
-            addSlot(.string, at: start, UInt32(range.lowerBound), UInt32(range.count))
+            counted(tree.addString(in: range, at: start))
         }
 
         /// A string that does not read as written (escapes, folded lines).
-        mutating func addString(_ text: String, at start: Int) -> DocumentTree.Node {
-            texts.append(text)
-            return addSlot(.string, at: start, UInt32(texts.count - 1), decoded: true)
-        }
+        mutating func addString(_ text: String, at start: Int) -> DocumentTree.Node { counted(tree.addString(text, at: start)) }
 
-        /// Closes the collection whose children start at `first` in `pending`.
+        /// Where the children of the collection about to be read start.
+        var firstChild: Int { tree.openCount }
+
+        /// Adds `node` as the next child of the collection being read.
+        mutating func addChild(_ node: DocumentTree.Node) { tree.addChild(node) }
+
+        /// Closes the collection whose children were added since `first`.
         mutating func close(_ kind: DocumentTree.Kind, from first: Int, at start: Int) throws(LoadIssue) -> DocumentTree.Node {
-            let children = pending.count - first
-            let linkStart = links.count
-            links.append(contentsOf: pending[first...])
-            pending.removeSubrange(first...)
-            if kind == .object { try checkDuplicateKeys(linkStart, count: children / 2) }
-            return addSlot(kind, at: start, UInt32(linkStart), UInt32(kind == .object ? children / 2 : children))
+            if kind == .object { try checkDuplicateKeys(tree.openChildren(from: first)) }
+            return counted(tree.close(kind, from: first, at: start))
         }
 
         /// The same key twice in one mapping is refused at its second use, as YAML and JSON readers differ on which one wins.
-        private func checkDuplicateKeys(_ start: Int, count: Int) throws(LoadIssue) {
-            guard count > 1 else { return }
+        private func checkDuplicateKeys(_ children: ArraySlice<DocumentTree.Node>) throws(LoadIssue) {
+            guard children.count > 2 else { return }
             var seen: Set<String> = []
-            for index in 0..<count {
-                let key = links[start + 2 * index]
+            for key in stride(from: children.startIndex, to: children.endIndex, by: 2).map({ children[$0] }) {
                 let text = keyText(key)
                 guard seen.insert(text).inserted else {
                     throw issue(
-                        "the key '\(text)' is given twice in one mapping", at: Int(slots[Int(key)].offset),
+                        "the key '\(text)' is given twice in one mapping", at: tree.offset(key),
                         hint: "keep one; readers differ on which one wins")
                 }
             }
         }
 
         func keyText(_ key: DocumentTree.Node) -> String {
-            let slot = slots[Int(key)]
-            if slot.decoded { return texts[Int(slot.first)] }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(slot.first)..<Int(slot.first + slot.second)]), as: UTF8.self)
+            tree.string(key, source: bytes)
         }
 
         mutating func enterCollection(at start: Int) throws(LoadIssue) {

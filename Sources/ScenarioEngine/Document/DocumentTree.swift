@@ -1,10 +1,18 @@
 import Foundation
 
-/// A JSON or YAML document read into flat arrays: every node is 16 bytes, strings written
-/// without escapes stay in the source bytes, and a YAML alias is the node it names (shared, never
-/// copied). A large API document is then held in a few times its size, with the line and column
-/// of every node and key at hand for messages.
-package struct DocumentTree: Sendable {
+/// A JSON or YAML document read into flat arrays: every node is 16 bytes, a YAML string written
+/// without escapes stays in the source bytes, and a YAML alias is the node it names (shared,
+/// never copied). A large API document is then held in a few times its size, with the line and
+/// column of every node and key at hand for messages.
+///
+/// Every reader builds one through ``Builder``: the YAML reader (API documents, in YAML or JSON)
+/// and ``JSONTextParser`` (scenario, invariant and trace files, bodies). A tree is immutable and
+/// shared by reference, so a cursor into it (``JSONNode``) costs a reference and an index.
+///
+/// A tree that keeps its source finds a node's line and column from its byte offset when asked;
+/// one that keeps none (what ``JSONTextParser`` builds: its strings are decoded, and a streamed
+/// piece of a large file cannot keep the file) holds each node's place as read.
+package final class DocumentTree: Sendable {
     /// A node of the tree.
     package typealias Node = Int32
 
@@ -16,42 +24,50 @@ package struct DocumentTree: Sendable {
     /// One node: its kind, where it starts in the source, and two words whose meaning depends on
     /// the kind (a Boolean; a number's bits; a string's bytes in the source or its index in
     /// `texts`; a collection's first child in `links` and its count).
-    package struct Slot: Sendable {
-        package var kind: Kind
-        /// Set for a string held in `texts` (it had escapes or folded lines).
-        package var decoded: Bool
-        package var offset: UInt32
-        package var first: UInt32
-        package var second: UInt32
+    struct Slot: Sendable {
+        var kind: Kind
+        /// Set for a string held in `texts` (it had escapes or folded lines, or the tree keeps no source).
+        var decoded: Bool
+        var offset: UInt32
+        var first: UInt32
+        var second: UInt32
+    }
 
-        /// Creates a slot: readers of a format build a tree slot by slot.
-        package init(kind: Kind, decoded: Bool, offset: UInt32, first: UInt32, second: UInt32) {
-            self.kind = kind
-            self.decoded = decoded
-            self.offset = offset
-            self.first = first
-            self.second = second
-        }
+    /// Where a node starts, in a tree that keeps no source to find it in.
+    struct Place: Sendable {
+        var line: UInt32
+        var column: UInt32
     }
 
     /// The file it was read from, for messages.
     package let file: String
-    /// The source bytes.
+    /// The source bytes (empty when the tree keeps none).
     let source: [UInt8]
-    package var slots: [Slot] = []
+    let slots: [Slot]
     /// Children of collections, contiguous per collection: an array's elements, or an object's
     /// key and value nodes in turn.
-    package var links: [Node] = []
-    /// Strings that are not written as they read in the source.
-    package var texts: [String] = []
-    /// Byte offsets at which lines start.
-    package var lineStarts: [UInt32] = [0]
+    let links: [Node]
+    /// Strings that are not held in the source.
+    let texts: [String]
+    /// Byte offsets at which lines start (of the source, when kept).
+    let lineStarts: [UInt32]
+    /// The place of every node, when the source is not kept.
+    let places: [Place]
     /// The top node.
-    package var root: Node = 0
+    package let root: Node
 
-    package init(file: String, source: [UInt8]) {
+    init(
+        file: String, source: [UInt8], slots: [Slot], links: [Node], texts: [String], lineStarts: [UInt32], places: [Place],
+        root: Node
+    ) {
         self.file = file
         self.source = source
+        self.slots = slots
+        self.links = links
+        self.texts = texts
+        self.lineStarts = lineStarts
+        self.places = places
+        self.root = root
     }
 
     // MARK: Reading
@@ -66,6 +82,11 @@ package struct DocumentTree: Sendable {
     package func string(_ node: Node) -> String? {
         let slot = slots[Int(node)]
         guard slot.kind == .string else { return nil }
+        return text(of: slot)
+    }
+
+    /// The text of a string's slot.
+    private func text(of slot: Slot) -> String {
         if slot.decoded { return texts[Int(slot.first)] }
         return String(decoding: source[Int(slot.first)..<Int(slot.first) + Int(slot.second)], as: UTF8.self)
     }
@@ -139,12 +160,12 @@ package struct DocumentTree: Sendable {
 
     /// The 1-based line and column (in characters) where `node` starts.
     package func position(_ node: Node) -> (line: Int, column: Int) {
-        position(ofOffset: Int(slots[Int(node)].offset))
-    }
-
-    /// The 1-based line and column (in characters) of a byte offset.
-    package func position(ofOffset offset: Int) -> (line: Int, column: Int) {
-        source.withUnsafeBufferPointer { Self.position(of: offset, in: $0, lineStarts: lineStarts) }
+        if !places.isEmpty {
+            let place = places[Int(node)]
+            return (Int(place.line), Int(place.column))
+        }
+        let offset = Int(slots[Int(node)].offset)
+        return source.withUnsafeBufferPointer { Self.position(of: offset, in: $0, lineStarts: lineStarts) }
     }
 
     /// The 1-based line and column (in characters) of byte `target` of `bytes`, whose lines start at `lineStarts`.
@@ -173,17 +194,30 @@ package struct DocumentTree: Sendable {
 
     // MARK: Values
 
-    /// The node and everything below it as a ``JSONValue`` (for small documents and tests: a
-    /// shared YAML alias is copied at every use).
+    /// The node and everything below it as a ``JSONValue`` (a shared YAML alias is copied at
+    /// every use). Made anew at every call: walk the tree instead where only a part is needed.
     package func value(_ node: Node) -> JSONValue {
-        switch kind(node) {
+        let slot = slots[Int(node)]
+        switch slot.kind {
         case .null: return .null
-        case .bool: return .bool(bool(node) ?? false)
-        case .number: return .number(number(node) ?? 0)
-        case .string: return .string(string(node) ?? "")
-        case .array: return .array((elements(node) ?? []).map(value))
+        case .bool: return .bool(slot.first != 0)
+        case .number: return .number(Double(bitPattern: UInt64(slot.first) << 32 | UInt64(slot.second)))
+        case .string: return .string(text(of: slot))
+        case .array:
+            let start = Int(slot.first)
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(Int(slot.second))
+            for index in start..<start + Int(slot.second) { elements.append(value(links[index])) }
+            return .array(elements)
         case .object:
-            return .object(JSONObject((members(node) ?? []).map { (string($0.key) ?? "", value($0.value)) }))
+            let start = Int(slot.first)
+            var members: [(key: String, value: JSONValue)] = []
+            members.reserveCapacity(Int(slot.second))
+            for index in 0..<Int(slot.second) {
+                members.append((string(links[start + 2 * index]) ?? "", value(links[start + 2 * index + 1])))
+            }
+            // Both readers refuse a key given twice in one object.
+            return .object(JSONObject(unchecked: members))
         }
     }
 }

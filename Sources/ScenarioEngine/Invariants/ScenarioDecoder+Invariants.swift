@@ -340,7 +340,7 @@ extension ScenarioDecoder {
     /// `429`, `"4xx"`, or an array of them.
     private mutating func decodeStatuses(_ node: JSONNode, at path: String) -> StatusSet? {
         var set = StatusSet()
-        let items = node.elements ?? [node]
+        let items = node.elements.map(Array.init) ?? [node]
         for item in items {
             if let code = item.value.intValue, (100...599).contains(code) {
                 set.statuses.insert(code)

@@ -28,7 +28,7 @@ package struct JSONTextParser: Sendable {
         let result = data.withUnsafeBytes { raw in
             Result { () throws(LoadIssue) -> JSONNode in
                 var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self), file: file)
-                return try scanner.parseDocument()
+                return try scanner.parseTree()
             }
         }
         return try result.get()
@@ -36,8 +36,9 @@ package struct JSONTextParser: Sendable {
 
     /// Parses `bytes` as one JSON value, but hands each element of the array at `keys` (object
     /// keys from the root, such as `["log", "entries"]`) to `element` with its index as soon as it
-    /// is read, instead of keeping it: that array's node holds no elements. A large document is
-    /// then never held as one tree, and `element` may stop the parse early by throwing.
+    /// is read, as a tree of its own, instead of keeping it: that array's node holds no elements.
+    /// A large document is then never held as one tree, and `element` may stop the parse early
+    /// by throwing.
     package static func parse(
         bytes: [UInt8], file: String, streaming keys: [String],
         element: @escaping (JSONNode, Int) throws(LoadIssue) -> Void
@@ -62,12 +63,13 @@ package struct JSONTextParser: Sendable {
         scanner.streamArrays = arrays
         scanner.streamElement = element
         scanner.readUpTo = read
-        return try scanner.parseDocument()
+        return try scanner.parseTree()
     }
 }
 
 extension JSONTextParser {
-    /// The parsing state: a cursor over the bytes plus what is needed to report positions.
+    /// The parsing state: a cursor over the bytes, the tree being built, and what is needed to
+    /// report positions.
     struct Scanner {
         enum PathComponent {
             case key(String)
@@ -85,22 +87,28 @@ extension JSONTextParser {
         var columnCacheValue = 1
         var path: [PathComponent] = []
         var depth = 0
+        /// The tree being read: strings decoded and every node placed, as the bytes are not kept.
+        var builder = DocumentTree.Builder()
         /// The arrays whose elements go to `streamElement` instead of into the tree.
         var streamArrays: [[String]] = []
         var streamElement: ((Int, JSONNode, Int) throws(LoadIssue) -> Void)?
         /// Told the offset reached after each streamed element.
         var readUpTo: ((Int) -> Void)?
-        /// The members and elements of the containers being read, one list per depth, kept
-        /// for the next container at that depth.
-        private var memberLists: [[JSONNode.Member]] = []
-        private var elementLists: [[JSONNode]] = []
+        /// The nodes of the last streamed element: room reserved for the next one.
+        private var streamedNodes = 0
 
         init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
             self.bytes = bytes
             self.file = file
         }
 
-        mutating func parseDocument() throws(LoadIssue) -> JSONNode {
+        /// Parses the whole input into a tree, and gives its top node.
+        mutating func parseTree() throws(LoadIssue) -> JSONNode {
+            let root = try parseDocument()
+            return JSONNode(tree: builder.finish(file: file, root: root))
+        }
+
+        private mutating func parseDocument() throws(LoadIssue) -> DocumentTree.Node {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
                 offset = 3
                 lineStart = 3
@@ -139,7 +147,13 @@ extension JSONTextParser {
 
         // MARK: Values
 
-        private mutating func parseValue() throws(LoadIssue) -> JSONNode {
+        /// `node`, just added, placed at `line`, `column`.
+        private mutating func placed(_ node: DocumentTree.Node, _ line: Int, _ column: Int) -> DocumentTree.Node {
+            builder.place(line: line, column: column)
+            return node
+        }
+
+        private mutating func parseValue() throws(LoadIssue) -> DocumentTree.Node {
             skipWhitespace()
             let start = offset
             guard offset < bytes.count else {
@@ -148,22 +162,24 @@ extension JSONTextParser {
             let (line, column) = position(of: start)
             switch bytes[offset] {
             case UInt8(ascii: "{"):
-                return try parseObject(line: line, column: column)
+                return try parseObject(start: start, line: line, column: column)
             case UInt8(ascii: "["):
-                return try parseArray(line: line, column: column)
+                return try parseArray(start: start, line: line, column: column)
             case UInt8(ascii: "\""):
-                return JSONNode(value: .string(try parseString()), line: line, column: column)
+                let text = try parseString()
+                return placed(builder.addString(text, at: start), line, column)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return JSONNode(value: .number(try parseNumber()), line: line, column: column)
+                let number = try parseNumber()
+                return placed(builder.addNumber(number, at: start), line, column)
             case UInt8(ascii: "t"):
                 try expectLiteral("true")
-                return JSONNode(value: .bool(true), line: line, column: column)
+                return placed(builder.addBool(true, at: start), line, column)
             case UInt8(ascii: "f"):
                 try expectLiteral("false")
-                return JSONNode(value: .bool(false), line: line, column: column)
+                return placed(builder.addBool(false, at: start), line, column)
             case UInt8(ascii: "n"):
                 try expectLiteral("null")
-                return JSONNode(value: .null, line: line, column: column)
+                return placed(builder.addNull(at: start), line, column)
             case UInt8(ascii: "'"):
                 throw issue("strings must use double quotes, not single quotes", at: offset)
             case UInt8(ascii: "/"):
@@ -173,20 +189,18 @@ extension JSONTextParser {
             }
         }
 
-        private mutating func parseObject(line: Int, column: Int) throws(LoadIssue) -> JSONNode {
+        private mutating func parseObject(start: Int, line: Int, column: Int) throws(LoadIssue) -> DocumentTree.Node {
             try enterContainer()
             offset += 1  // {
-            let level = depth
-            if memberLists.count <= level { memberLists.append(contentsOf: Array(repeating: [], count: level + 1 - memberLists.count)) }
-            memberLists[level].removeAll(keepingCapacity: true)
+            let first = builder.openCount
             // Most objects have a few keys: a duplicate is looked for among them, and only
             // a large object gets an index (hashing every key costs more than it saves).
-            var seen: [String: Int]?
+            var seen: [String: DocumentTree.Node]?
             skipWhitespace()
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
                 offset += 1
                 depth -= 1
-                return JSONNode(value: .object(JSONObject()), line: line, column: column, content: .object([]))
+                return placed(builder.close(.object, from: first, at: start), line, column)
             }
             while true {
                 skipWhitespace()
@@ -194,7 +208,7 @@ extension JSONTextParser {
                     throw issue("the file ends early; expected a key in double quotes: save or export it whole", at: offset)
                 }
                 guard bytes[offset] == UInt8(ascii: "\"") else {
-                    if bytes[offset] == UInt8(ascii: "}"), !memberLists[level].isEmpty {
+                    if bytes[offset] == UInt8(ascii: "}"), builder.openCount > first {
                         throw issue("trailing comma before '}'; remove the comma", at: offset)
                     }
                     throw issue("expected a key in double quotes; got \(describe(bytes[offset]))", at: offset)
@@ -202,21 +216,22 @@ extension JSONTextParser {
                 let keyOffset = offset
                 let (keyLine, keyColumn) = position(of: keyOffset)
                 let key = try parseString()
-                if let first = Self.index(of: key, in: memberLists[level], seen: &seen) {
-                    let written = memberLists[level][first]
+                if let written = earlierKey(key, from: first, seen: &seen) {
+                    let place = builder.position(written) ?? (line: 1, column: 1)
                     throw issue(
-                        "duplicate key '\(key)' (first written at line \(written.keyLine), column \(written.keyColumn)); keep one",
-                        at: keyOffset)
+                        "duplicate key '\(key)' (first written at line \(place.line), column \(place.column)); keep one", at: keyOffset)
                 }
                 skipWhitespace()
                 guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
                     throw issue("expected ':' after object key '\(key)'", at: offset)
                 }
                 offset += 1
+                let keyNode = placed(builder.addString(key, at: keyOffset), keyLine, keyColumn)
+                seen?[key] = keyNode
+                builder.addChild(keyNode)
                 path.append(.key(key))
-                let value = try parseValue()
+                builder.addChild(try parseValue())
                 path.removeLast()
-                memberLists[level].append(JSONNode.Member(key: key, keyLine: keyLine, keyColumn: keyColumn, value: value))
                 skipWhitespace()
                 guard offset < bytes.count else {
                     throw issue("the file ends early; expected ',' or '}' after object member: save or export it whole", at: offset)
@@ -227,21 +242,17 @@ extension JSONTextParser {
                 case UInt8(ascii: "}"):
                     offset += 1
                     depth -= 1
-                    let members = Self.copy(memberLists[level])
-                    let object = JSONObject(unchecked: members.map { (key: $0.key, value: $0.value.value) })
-                    return JSONNode(value: .object(object), line: line, column: column, content: .object(members))
+                    return placed(builder.close(.object, from: first, at: start), line, column)
                 default:
                     throw issue("expected ',' or '}' after object member; add a comma between members or close the object", at: offset)
                 }
             }
         }
 
-        private mutating func parseArray(line: Int, column: Int) throws(LoadIssue) -> JSONNode {
+        private mutating func parseArray(start: Int, line: Int, column: Int) throws(LoadIssue) -> DocumentTree.Node {
             try enterContainer()
             offset += 1  // [
-            let level = depth
-            if elementLists.count <= level { elementLists.append(contentsOf: Array(repeating: [], count: level + 1 - elementLists.count)) }
-            elementLists[level].removeAll(keepingCapacity: true)
+            let first = builder.openCount
             let streamedArray = streamedArray()
             let streamed = streamedArray != nil ? streamElement : nil
             var count = 0
@@ -249,7 +260,7 @@ extension JSONTextParser {
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
                 offset += 1
                 depth -= 1
-                return JSONNode(value: .array([]), line: line, column: column, content: .array([]))
+                return placed(builder.close(.array, from: first, at: start), line, column)
             }
             while true {
                 skipWhitespace()
@@ -257,13 +268,14 @@ extension JSONTextParser {
                     throw issue("trailing comma before ']'; remove the comma", at: offset)
                 }
                 path.append(.index(count))
-                let element = try parseValue()
-                path.removeLast()
                 if let streamed, let streamedArray {
+                    let element = try parseStreamedElement()
+                    path.removeLast()
                     try streamed(streamedArray, element, count)
                     readUpTo?(offset)
                 } else {
-                    elementLists[level].append(element)
+                    builder.addChild(try parseValue())
+                    path.removeLast()
                 }
                 count += 1
                 skipWhitespace()
@@ -276,43 +288,41 @@ extension JSONTextParser {
                 case UInt8(ascii: "]"):
                     offset += 1
                     depth -= 1
-                    let elements = Self.copy(elementLists[level])
-                    return JSONNode(
-                        value: .array(elements.map(\.value)), line: line, column: column, content: .array(elements))
+                    return placed(builder.close(.array, from: first, at: start), line, column)
                 default:
                     throw issue("expected ',' or ']' after array element; add a comma between elements or close the array", at: offset)
                 }
             }
         }
 
-        // MARK: Container helpers
-
-        /// A list of exactly the size of `list`: made once, where growing it as it was read
-        /// would have made it several times over.
-        private static func copy<Element>(_ list: [Element]) -> [Element] {
-            // An empty list is the process's one empty array, whose header must not be written to.
-            guard !list.isEmpty else { return [] }
-            return list.withUnsafeBufferPointer { source in
-                [Element](unsafeUninitializedCapacity: source.count) { target, count in
-                    _ = target.initialize(fromContentsOf: source)
-                    count = source.count
-                }
-            }
+        /// An element of a streamed array, read into a small tree of its own while the
+        /// document's tree waits.
+        private mutating func parseStreamedElement() throws(LoadIssue) -> JSONNode {
+            var document = DocumentTree.Builder(reservingCapacity: streamedNodes, placed: true)
+            swap(&builder, &document)
+            let element = try parseValue()
+            swap(&builder, &document)
+            streamedNodes = document.count
+            return JSONNode(tree: document.finish(file: file, root: element))
         }
 
-        /// Where `key` is among `members` already read; `seen` indexes them once there are many.
-        private static func index(of key: String, in members: [JSONNode.Member], seen: inout [String: Int]?) -> Int? {
-            if members.count < 16 {
-                return members.firstIndex { $0.key == key }
+        // MARK: Container helpers
+
+        /// The key node of the member named `key` among those read since `first`, if any; `seen`
+        /// indexes them once there are many.
+        private func earlierKey(_ key: String, from first: Int, seen: inout [String: DocumentTree.Node]?) -> DocumentTree.Node? {
+            let children = builder.openChildren(from: first)
+            if children.count < 32 {
+                return stride(from: first, to: first + children.count, by: 2).lazy.map { children[$0] }.first { builder.isText($0, key) }
             }
             if seen == nil {
-                var index: [String: Int] = [:]
-                for (position, member) in members.enumerated() { index[member.key] = position }
+                var index: [String: DocumentTree.Node] = [:]
+                for position in stride(from: first, to: first + children.count, by: 2) {
+                    index[builder.string(children[position], source: bytes)] = children[position]
+                }
                 seen = index
             }
-            if let found = seen?[key] { return found }
-            seen?[key] = members.count
-            return nil
+            return seen?[key]
         }
 
         /// Which of the streamed arrays the array about to be read is, if any.

@@ -25,8 +25,7 @@ extension ScenarioDecoder {
                     at: keyLocation(member, JSONPath.appending(path, key: member.key)), hint: hint)
             }
         }
-        // Usually every key is allowed: the node's own list is then shared, not copied.
-        let kept = unknown ? members.filter { allowed.contains($0.key) } : members
+        let kept = unknown ? members.filter { allowed.contains($0.key) } : Array(members)
         return Members(node: node, path: path, allowed: kept, suggested: suggested)
     }
 
