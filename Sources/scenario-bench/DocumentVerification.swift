@@ -42,16 +42,17 @@ func documentVerification() {
                 if byOperation[key] == nil { order.append(key) }
                 byOperation[key, default: []].append(
                     [
-                        "id": .string("e\(byOperation[key]?.count ?? 0)"),
-                        "request": ["method": .string(operation.method), "path": .string(concrete)],
-                        "response": ["status": .number(Double(status) ?? 200), "json": [:]],
+                        ScenarioKey.id: .string("e\(byOperation[key]?.count ?? 0)"),
+                        ScenarioKey.request: [ScenarioKey.method: .string(operation.method), ScenarioKey.path: .string(concrete)],
+                        ScenarioKey.response: [ScenarioKey.status: .number(Double(status) ?? 200), ScenarioKey.json: [:]],
                     ])
             }
         }
         for (index, key) in order.enumerated() {
             let scenario: JSONValue = [
-                "name": .string(key), "description": "every documented status", "exchanges": .array(byOperation[key] ?? []), "steps": [],
-                "relax": ["unusedExchanges": true], "expect": ["requests": ["total": 0]],
+                ScenarioKey.name: .string(key), ScenarioKey.description: "every documented status",
+                ScenarioKey.exchanges: .array(byOperation[key] ?? []), ScenarioKey.steps: [],
+                ScenarioKey.relax: [ScenarioKey.unusedExchanges: true], ScenarioKey.expect: [ScenarioKey.requests: [ScenarioKey.total: 0]],
             ]
             try? Data(scenario.prettyText.utf8).write(to: folder.appendingPathComponent("op\(index).json"))
         }

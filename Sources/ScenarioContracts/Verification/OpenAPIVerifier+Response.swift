@@ -7,7 +7,7 @@ import ScenarioEngine
 /// document does not name are fine.
 extension OpenAPIVerifier {
     func checkResponse(_ response: HTTPResponse, operation: OpenAPIOperation, source: ExchangeSource, into verdict: inout ExchangeVerdict) {
-        let statusLocation = source.location("response", "status")
+        let statusLocation = source.location(ScenarioKey.response, ScenarioKey.status)
         guard let responses = operation.responses else {
             verdict.unchecked.append(UncheckedPart("\(operation.name) documents no responses", source: document.place(operation.key)))
             return
@@ -41,14 +41,14 @@ extension OpenAPIVerifier {
                 if document.member(header, "required").flatMap(document.bool) == true {
                     verdict.findings.append(
                         ContractFinding(
-                            .headerMissing, at: source.location("response", "headers"), source: document.place(keyNode),
+                            .headerMissing, at: source.location(ScenarioKey.response, ScenarioKey.headers), source: document.place(keyNode),
                             expected: "a header \(name)", actual: "none"))
                 }
                 continue
             }
             guard let schema = document.member(header, "schema") else { continue }
             checkText(
-                scripted, schema: schema, at: source.location("response", "headers", name), name: name, into: &verdict, kind: .headerRefused
+                scripted, schema: schema, at: source.location(ScenarioKey.response, ScenarioKey.headers, name), name: name, into: &verdict, kind: .headerRefused
             )
         }
     }
@@ -60,7 +60,7 @@ extension OpenAPIVerifier {
         let content = document.member(documented, "content").map(document.resolved)
         let mediaTypes = content.map { document.members($0).map(\.key) } ?? []
         let bodyKey = source.bodyKey
-        let bodyLocation = bodyKey.map { source.location("response", $0) } ?? source.location("response", "status")
+        let bodyLocation = bodyKey.map { source.location(ScenarioKey.response, $0) } ?? source.location(ScenarioKey.response, ScenarioKey.status)
         let code = response.status.code
         guard let content, !mediaTypes.isEmpty else {
             if !response.body.isEmpty {
@@ -86,7 +86,7 @@ extension OpenAPIVerifier {
         guard let media = MediaTypes.select(declared ?? "*/*", in: content, document: document) else {
             verdict.findings.append(
                 ContractFinding(
-                    .mediaTypeNotDocumented, at: source.written("response", "headers", "Content-Type") ?? bodyLocation,
+                    .mediaTypeNotDocumented, at: source.written(ScenarioKey.response, ScenarioKey.headers, "Content-Type") ?? bodyLocation,
                     source: document.place(content), expected: "a body of \(mediaTypes.joined(separator: ", "))",
                     actual: declared ?? "a body without a Content-Type"))
             return
@@ -94,7 +94,7 @@ extension OpenAPIVerifier {
         guard let schema = document.member(media, "schema") else { return }
         let mediaType = declared ?? "application/json"
         var validator = OpenAPISchemaValidator(document: document, patterns: patterns)
-        if bodyKey == "json", MediaTypes.isJSON(mediaType), let node = source.node("response", "json") {
+        if bodyKey == ScenarioKey.json, MediaTypes.isJSON(mediaType), let node = source.node(ScenarioKey.response, ScenarioKey.json) {
             validator.validate(node, against: schema, at: (bodyLocation.line, bodyLocation.column))
         } else if MediaTypes.isJSON(mediaType) {
             guard let node = try? JSONTextParser(data: response.body, file: source.file).parseDocument() else {
@@ -111,7 +111,7 @@ extension OpenAPIVerifier {
         } else {
             return
         }
-        let keys = ["response", bodyKey ?? "status"]
+        let keys = [ScenarioKey.response, bodyKey ?? ScenarioKey.status]
         for finding in validator.findings {
             verdict.findings.append(
                 ContractFinding(

@@ -34,7 +34,7 @@ package struct OpenAPIVerifier: ExchangeVerifier {
                 ?? ScenarioKey.path
             verdict.findings.append(
                 ContractFinding(
-                    .pathNotDocumented, at: source.location("request", written),
+                    .pathNotDocumented, at: source.location(ScenarioKey.request, written),
                     source: document.memberEntry(document.root, "paths").map { document.place($0.key) },
                     expected: "a path of the document" + (nearest.map { " (the nearest is \($0))" } ?? ""),
                     actual: Self.pathText(exchange.request.path)))
@@ -42,7 +42,7 @@ package struct OpenAPIVerifier: ExchangeVerifier {
         case .methodNotDocumented(let template, let documented, let at):
             verdict.findings.append(
                 ContractFinding(
-                    .methodNotDocumented, at: source.location("request", "method"), source: document.place(at),
+                    .methodNotDocumented, at: source.location(ScenarioKey.request, ScenarioKey.method), source: document.place(at),
                     expected: "one of \(documented.joined(separator: ", ")) on \(template)",
                     actual: exchange.request.method?.rawValue ?? "any"))
             return
@@ -70,21 +70,21 @@ package struct OpenAPIVerifier: ExchangeVerifier {
         let pathKey = request.path.map { if case .pattern = $0 { ScenarioKey.pathPattern } else { ScenarioKey.path } } ?? ScenarioKey.path
         for parameter in operation.parameters where parameter.location == "path" {
             guard let value = pathValues[parameter.name] else { continue }
-            checkParameter(parameter, text: value, at: source.location("request", pathKey), into: &verdict, kind: .parameterRefused)
+            checkParameter(parameter, text: value, at: source.location(ScenarioKey.request, pathKey), into: &verdict, kind: .parameterRefused)
         }
         for (name, value) in request.query {
             guard let parameter = operation.parameters.first(where: { $0.location == "query" && $0.name == name }) else {
                 verdict.findings.append(
                     ContractFinding(
-                        .parameterNotDocumented, at: source.location("request", "query", name), source: document.place(operation.key),
+                        .parameterNotDocumented, at: source.location(ScenarioKey.request, ScenarioKey.query, name), source: document.place(operation.key),
                         expected: "a query parameter of \(operation.name) (\(names(operation, "query")))", actual: "'\(name)'"))
                 continue
             }
-            checkParameter(parameter, text: value, at: source.location("request", "query", name), into: &verdict, kind: .parameterRefused)
+            checkParameter(parameter, text: value, at: source.location(ScenarioKey.request, ScenarioKey.query, name), into: &verdict, kind: .parameterRefused)
         }
         for field in request.headers {
             let lowered = field.name.lowercased()
-            let location = source.location("request", "headers", field.name)
+            let location = source.location(ScenarioKey.request, ScenarioKey.headers, field.name)
             if lowered == "authorization" {
                 checkCredentials(field.value, operation: operation, at: location, into: &verdict)
             } else if let parameter = operation.parameters.first(where: { $0.location == "header" && $0.name.lowercased() == lowered }) {
@@ -169,7 +169,7 @@ package struct OpenAPIVerifier: ExchangeVerifier {
         guard let requestBody = operation.requestBody else {
             verdict.findings.append(
                 ContractFinding(
-                    .requestBodyNotDocumented, at: source.location("request", key), source: document.place(operation.key),
+                    .requestBodyNotDocumented, at: source.location(ScenarioKey.request, key), source: document.place(operation.key),
                     expected: "no request body (\(operation.name) documents none)", actual: "a body"))
             return
         }
@@ -181,7 +181,7 @@ package struct OpenAPIVerifier: ExchangeVerifier {
             let documented = document.member(requestBody, "content").map { document.members($0).map(\.key) } ?? []
             verdict.findings.append(
                 ContractFinding(
-                    .mediaTypeNotDocumented, at: source.location("request", key), source: document.place(requestBody),
+                    .mediaTypeNotDocumented, at: source.location(ScenarioKey.request, key), source: document.place(requestBody),
                     expected: "a request body of \(documented.joined(separator: ", "))", actual: mediaType))
             return
         }
@@ -189,8 +189,8 @@ package struct OpenAPIVerifier: ExchangeVerifier {
         var validator = OpenAPISchemaValidator(document: document, partial: true, patterns: patterns)
         switch body {
         case .jsonSubset:
-            guard let node = source.node("request", "json") else { return }
-            let holder = source.location("request", "json")
+            guard let node = source.node(ScenarioKey.request, ScenarioKey.json) else { return }
+            let holder = source.location(ScenarioKey.request, ScenarioKey.json)
             validator.validate(node, against: schema, at: (holder.line, holder.column))
         case .text(let text):
             guard let value = MediaTypes.value(ofText: text, mediaType: mediaType, schema: schema, document: document) else { return }
@@ -200,7 +200,7 @@ package struct OpenAPIVerifier: ExchangeVerifier {
             verdict.findings.append(
                 ContractFinding(
                     .requestBodyRefused,
-                    at: source.location(in: ["request", key], line: finding.line, column: finding.column, bodyPath: finding.path),
+                    at: source.location(in: [ScenarioKey.request, key], line: finding.line, column: finding.column, bodyPath: finding.path),
                     source: finding.place, bodyPath: finding.path, expected: finding.expected, actual: finding.actual))
         }
         verdict.record(validator)

@@ -58,11 +58,11 @@ extension TraceVerifier {
         }
         // Captures that are not JSON leave nothing to compare a body with.
         guard !shape.types.isEmpty, !response.body.isEmpty else { return }
-        let keys = ["response", source.bodyKey ?? "status"]
+        let keys = [ScenarioKey.response, source.bodyKey ?? ScenarioKey.status]
         let holder = source.location(keys)
         let node: JSONNode
         let located: Bool
-        if source.bodyKey == "json", let written = source.node("response", "json") {
+        if source.bodyKey == ScenarioKey.json, let written = source.node(ScenarioKey.response, ScenarioKey.json) {
             node = written
             located = true
         } else if let parsed = try? JSONTextParser(data: response.body, file: source.file).parseDocument() {

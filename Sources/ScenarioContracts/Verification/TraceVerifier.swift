@@ -71,7 +71,7 @@ package struct TraceVerifier: ExchangeVerifier {
             let seen = Set(route.map(\.response.status)).sorted().map(String.init).joined(separator: ", ")
             verdict.findings.append(
                 ContractFinding(
-                    .statusNeverCaptured, at: source.location("response", "status"), source: first.place,
+                    .statusNeverCaptured, at: source.location(ScenarioKey.response, ScenarioKey.status), source: first.place,
                     expected:
                         "a status \(route.count == 1 ? "the capture" : "the \(route.count) captures") of this route show\(route.count == 1 ? "s" : "") (\(seen))",
                     actual: String(code)))
@@ -95,7 +95,7 @@ package struct TraceVerifier: ExchangeVerifier {
         for name in always.keys.sorted().compactMap({ always[$0] }) where response.headers[name] == nil {
             verdict.findings.append(
                 ContractFinding(
-                    .headerAlwaysCaptured, at: source.location("response", "headers"), source: captures[0].place,
+                    .headerAlwaysCaptured, at: source.location(ScenarioKey.response, ScenarioKey.headers), source: captures[0].place,
                     expected: "a header \(name) (each of the \(captures.count) captures sends it)", actual: "none"))
         }
         guard let scripted = response.headers["Retry-After"] else { return }
@@ -106,7 +106,7 @@ package struct TraceVerifier: ExchangeVerifier {
         if !forms.contains(form) {
             verdict.findings.append(
                 ContractFinding(
-                    .retryAfterForm, at: source.location("response", "headers", "Retry-After"), source: captures[0].place,
+                    .retryAfterForm, at: source.location(ScenarioKey.response, ScenarioKey.headers, "Retry-After"), source: captures[0].place,
                     expected: "Retry-After as \(forms.sorted().joined(separator: " or ")) (captured: \(captured[0]))",
                     actual: "\(form): \(scripted)"))
         }
