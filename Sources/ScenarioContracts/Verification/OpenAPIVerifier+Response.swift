@@ -48,7 +48,8 @@ extension OpenAPIVerifier {
             }
             guard let schema = document.member(header, "schema") else { continue }
             checkText(
-                scripted, schema: schema, at: source.location(ScenarioKey.response, ScenarioKey.headers, name), name: name, into: &verdict, kind: .headerRefused
+                scripted, schema: schema, at: source.location(ScenarioKey.response, ScenarioKey.headers, name), name: name, into: &verdict,
+                kind: .headerRefused
             )
         }
     }
@@ -60,7 +61,8 @@ extension OpenAPIVerifier {
         let content = document.member(documented, "content").map(document.resolved)
         let mediaTypes = content.map { document.members($0).map(\.key) } ?? []
         let bodyKey = source.bodyKey
-        let bodyLocation = bodyKey.map { source.location(ScenarioKey.response, $0) } ?? source.location(ScenarioKey.response, ScenarioKey.status)
+        let bodyLocation =
+            bodyKey.map { source.location(ScenarioKey.response, $0) } ?? source.location(ScenarioKey.response, ScenarioKey.status)
         let code = response.status.code
         guard let content, !mediaTypes.isEmpty else {
             if !response.body.isEmpty {

@@ -70,17 +70,21 @@ package struct OpenAPIVerifier: ExchangeVerifier {
         let pathKey = request.path.map { if case .pattern = $0 { ScenarioKey.pathPattern } else { ScenarioKey.path } } ?? ScenarioKey.path
         for parameter in operation.parameters where parameter.location == "path" {
             guard let value = pathValues[parameter.name] else { continue }
-            checkParameter(parameter, text: value, at: source.location(ScenarioKey.request, pathKey), into: &verdict, kind: .parameterRefused)
+            checkParameter(
+                parameter, text: value, at: source.location(ScenarioKey.request, pathKey), into: &verdict, kind: .parameterRefused)
         }
         for (name, value) in request.query {
             guard let parameter = operation.parameters.first(where: { $0.location == "query" && $0.name == name }) else {
                 verdict.findings.append(
                     ContractFinding(
-                        .parameterNotDocumented, at: source.location(ScenarioKey.request, ScenarioKey.query, name), source: document.place(operation.key),
+                        .parameterNotDocumented, at: source.location(ScenarioKey.request, ScenarioKey.query, name),
+                        source: document.place(operation.key),
                         expected: "a query parameter of \(operation.name) (\(names(operation, "query")))", actual: "'\(name)'"))
                 continue
             }
-            checkParameter(parameter, text: value, at: source.location(ScenarioKey.request, ScenarioKey.query, name), into: &verdict, kind: .parameterRefused)
+            checkParameter(
+                parameter, text: value, at: source.location(ScenarioKey.request, ScenarioKey.query, name), into: &verdict,
+                kind: .parameterRefused)
         }
         for field in request.headers {
             let lowered = field.name.lowercased()
@@ -200,7 +204,8 @@ package struct OpenAPIVerifier: ExchangeVerifier {
             verdict.findings.append(
                 ContractFinding(
                     .requestBodyRefused,
-                    at: source.location(in: [ScenarioKey.request, key], line: finding.line, column: finding.column, bodyPath: finding.path),
+                    at: source.location(
+                        in: [ScenarioKey.request, key], line: finding.line, column: finding.column, bodyPath: finding.path),
                     source: finding.place, bodyPath: finding.path, expected: finding.expected, actual: finding.actual))
         }
         verdict.record(validator)

@@ -106,7 +106,8 @@ package struct TraceVerifier: ExchangeVerifier {
         if !forms.contains(form) {
             verdict.findings.append(
                 ContractFinding(
-                    .retryAfterForm, at: source.location(ScenarioKey.response, ScenarioKey.headers, "Retry-After"), source: captures[0].place,
+                    .retryAfterForm, at: source.location(ScenarioKey.response, ScenarioKey.headers, "Retry-After"),
+                    source: captures[0].place,
                     expected: "Retry-After as \(forms.sorted().joined(separator: " or ")) (captured: \(captured[0]))",
                     actual: "\(form): \(scripted)"))
         }
