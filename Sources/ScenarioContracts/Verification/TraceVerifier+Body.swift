@@ -10,34 +10,17 @@ extension TraceVerifier {
         /// The member names the captures have in the object at each path.
         var members: [String: Set<String>] = [:]
 
-        mutating func record(_ value: JSONValue, at path: String) {
-            types[path, default: []].insert(TraceVerifier.typeName(value))
-            switch value {
-            case .object(let object):
-                for (key, member) in object {
-                    members[path, default: []].insert(key)
-                    record(member, at: JSONPath.appending(path, key: key))
-                }
-            case .array(let elements):
-                for element in elements { record(element, at: path + "[]") }
-            default:
-                break
+        mutating func record(_ node: JSONNode, at path: String) {
+            types[path, default: []].insert(TraceVerifier.typeName(node.kind))
+            for member in node.members ?? [] {
+                members[path, default: []].insert(member.key)
+                record(member.value, at: JSONPath.appending(path, key: member.key))
             }
+            for element in node.elements ?? [] { record(element, at: path + "[]") }
         }
     }
 
-    static func typeName(_ value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "boolean"
-        case .number: "number"
-        case .string: "string"
-        case .array: "array"
-        case .object: "object"
-        }
-    }
-
-    /// As ``typeName(_:)`` for a node of a parsed body (no value is made of a collection for it).
+    /// The JSON type name of a node of a parsed body.
     static func typeName(_ kind: DocumentTree.Kind) -> String {
         switch kind {
         case .null: "null"
@@ -54,7 +37,9 @@ extension TraceVerifier {
     ) {
         var shape = Shape()
         for capture in captures {
-            if let value = JSONValue.parse(capture.response.body) { shape.record(value, at: JSONPath.root) }
+            if let body = try? JSONTextParser(data: capture.response.body, file: capture.place.file).parseDocument() {
+                shape.record(body, at: JSONPath.root)
+            }
         }
         // Captures that are not JSON leave nothing to compare a body with.
         guard !shape.types.isEmpty, !response.body.isEmpty else { return }
