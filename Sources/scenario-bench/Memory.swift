@@ -76,11 +76,7 @@ func keptPerScenario(_ scenarios: [Scenario], driver: any ScenarioDriver, count:
     let kept = await keptPerScenario(brief, driver: SessionKitDriver(), count: count)
     bundle.add("SessionKit, the brief's four cases", "\(2 * count)", kept.map { "\(format($0 / 1024, 2)) KB" } ?? "n/a")
     // The way most adopters' drivers go: a URLSession of the stack's own, from the run's configuration.
-    let fetchJSON = """
-        {"name": "fetch", "description": "benchmark", "exchanges": [{"id": "ping", "request": {"method": "GET", "path": "/ping"},
-          "response": {"status": 200}}], "steps": [{"do": "fetch"}]}
-        """
-    if let fetch = load(fetchJSON, driver: BenchDriver()) {
+    if let fetch = load(BenchScenarios.fetch.compactText, driver: BenchDriver()) {
         let kept = await keptPerScenario([fetch], driver: BenchDriver(), count: count)
         bundle.add(
             "minimal driver, one request through its own URLSession", "\(2 * count)", kept.map { "\(format($0 / 1024, 2)) KB" } ?? "n/a")

@@ -72,12 +72,7 @@ func loadFile(_ path: String) -> Scenario? {
 
 /// Engine cost per exchange: `count` requests in a row through the minimal driver.
 func perExchange(route: RunPlan.Route, count: Int) async -> Duration {
-    let json = """
-        {"name": "bench", "description": "benchmark", "exchanges": [{"id": "ping", "request": {"method": "GET", "path": "/ping"},
-          "response": {"status": 200}, "times": \(count)}],
-         "steps": [{"do": "send", "with": {"count": \(count)}}], "expect": {"requests": {"total": \(count)}}}
-        """
-    guard let scenario = load(json, driver: BenchDriver()) else { return .zero }
+    guard let scenario = load(BenchScenarios.sends(count).compactText, driver: BenchDriver()) else { return .zero }
     let result = await ScenarioRunner(driver: BenchDriver(), plan: RunPlan(route: route)).run(scenario)
     precondition(result.status == .passed, "bench scenario failed: \(result.errorMessage ?? "")")
     return result.wallTime / count
@@ -85,15 +80,8 @@ func perExchange(route: RunPlan.Route, count: Int) async -> Duration {
 
 /// SessionKit's cost per request step: `count` steps of the `request` action.
 func sessionKitPerStep(route: RunPlan.Route, count: Int) async -> Duration {
-    let steps = Array(repeating: #"{"do": "request", "with": {"path": "/feed"}}"#, count: count).joined(separator: ",")
-    let json = """
-        {"name": "bench", "description": "benchmark", "given": {"session": {"accessToken": "a", "refreshToken": "r", "user": {"id": "u1"}}},
-         "exchanges": [{"id": "feed", "request": {"method": "GET", "path": "/feed"}, "response": {"status": 200, "json": {"items": []}},
-          "times": \(count)}],
-         "steps": [\(steps)], "expect": {"requests": {"total": \(count)}}}
-        """
     let driver = SessionKitDriver()
-    guard let scenario = load(json, driver: driver) else { return .zero }
+    guard let scenario = load(BenchScenarios.sessionKitRequests(count).compactText, driver: driver) else { return .zero }
     let result = await ScenarioRunner(driver: driver, plan: RunPlan(route: route)).run(scenario)
     precondition(result.status == .passed, "SessionKit bench scenario failed: \(result.errorMessage ?? "")")
     return result.wallTime / count
@@ -169,10 +157,7 @@ if let hour = loadFile("Scenarios/rate-limit/reset-429-one-hour-then-retry-succe
         "\(format(result.wallTime.microseconds, 0)) µs",
         format(result.virtualTime.seconds / result.wallTime.seconds, 0))
 }
-let dayJSON = """
-    {"name": "a day of polling", "description": "benchmark", "steps": [{"do": "poll"}, {"advance": "24h"}]}
-    """
-if let day = load(dayJSON, driver: BenchDriver()) {
+if let day = load(BenchScenarios.dayOfPolling.compactText, driver: BenchDriver()) {
     let result = await ScenarioRunner(driver: BenchDriver()).run(day)
     compression.add(
         "a day of 15 s polling (5,760 ticks, minimal driver)", "\(format(result.virtualTime.seconds, 0)) s",
