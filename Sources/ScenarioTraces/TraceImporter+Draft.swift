@@ -87,7 +87,7 @@ extension TraceImporter {
         let base = (file as NSString).lastPathComponent
         sink.member(K.name, .string(options.name ?? "Imported from \(base)"))
         sink.member(
-            "description",
+            K.description,
             .string(
                 "Imported from \(base)\(log.creator.isEmpty ? "" : " (\(log.creator))"): \(items.count) requests. "
                     + "DRAFT: '\(K.expect)' holds only the request counts the trace shows; add the state and alerts this bug is about."))
@@ -237,7 +237,7 @@ extension TraceImporter {
                 && Set(outcomes.map { $0?.compactText ?? "" }).count == 1
             {
                 var step: JSONObject = [
-                    "do": .string(calls[0].action), K.with: calls[0].arguments, K.parallel: .number(Double(calls.count)),
+                    K.do: .string(calls[0].action), K.with: calls[0].arguments, K.parallel: .number(Double(calls.count)),
                 ]
                 if let outcome = outcomes[0] { step[K.expect] = outcome }
                 add(.object(step))

@@ -37,8 +37,8 @@ extension TraceImporter {
                 number += 1
             }
             return .object([
-                "id": .string(id), K.request: .object(matcher), K.response: responseDocument(response, summary: &summary),
-                "times": .string(ScenarioKey.unlimited), K.optional: true,
+                K.id: .string(id), K.request: .object(matcher), K.response: responseDocument(response, summary: &summary),
+                K.times: .string(K.unlimited), K.optional: true,
             ])
         }
     }
