@@ -9,16 +9,6 @@ package struct JSONNode: Sendable {
     /// The node in `tree`.
     package let node: DocumentTree.Node
 
-    /// What is below a node.
-    package enum Content: Sendable {
-        /// A string, number, Boolean or `null`.
-        case scalar
-        /// An array's elements, in order.
-        case array([JSONNode])
-        /// An object's members, in written order.
-        case object([Member])
-    }
-
     /// One member of an object: its key, where the key is written, and its value.
     package struct Member: Sendable {
         /// The key.
@@ -70,13 +60,6 @@ package struct JSONNode: Sendable {
 
     /// The number, when this is one.
     package var numberValue: Double? { tree.number(node) }
-
-    /// The nodes below this one.
-    package var content: Content {
-        if let members { return .object(Array(members)) }
-        if let elements { return .array(Array(elements)) }
-        return .scalar
-    }
 
     /// The members, when this is an object (read from the tree as they are visited).
     package var members: Members? {

@@ -48,21 +48,15 @@ extension ScenarioDecoder {
     ) {
         locations[check] = keyLocation(member, path)
         func below(_ node: JSONNode, check: String, path: String) {
-            switch node.content {
-            case .scalar:
-                break
-            case .object(let members):
-                for member in members {
-                    let memberPath = JSONPath.appending(path, key: member.key)
-                    locations[check + "." + member.key] = keyLocation(member, memberPath)
-                    below(member.value, check: check + "." + member.key, path: memberPath)
-                }
-            case .array(let elements):
-                for (index, element) in elements.enumerated() {
-                    let elementPath = JSONPath.appending(path, index: index)
-                    locations[check + "[\(index)]"] = location(element, elementPath)
-                    below(element, check: check + "[\(index)]", path: elementPath)
-                }
+            for member in node.members ?? [] {
+                let memberPath = JSONPath.appending(path, key: member.key)
+                locations[check + "." + member.key] = keyLocation(member, memberPath)
+                below(member.value, check: check + "." + member.key, path: memberPath)
+            }
+            for (index, element) in (node.elements ?? []).enumerated() {
+                let elementPath = JSONPath.appending(path, index: index)
+                locations[check + "[\(index)]"] = location(element, elementPath)
+                below(element, check: check + "[\(index)]", path: elementPath)
             }
         }
         below(member.value, check: check, path: path)
