@@ -50,8 +50,8 @@ extension TraceImporter {
                 // Too deep for the parser and whole (not cut short by the capture) is still JSON,
                 // and still too deep for an argument.
                 json = nil
-                let brackets = JSONBrackets.scan(body.utf8, stoppingAbove: JSONTextParser.maximumDepth)
-                if brackets.deepest > JSONTextParser.maximumDepth, JSONBrackets.scan(body.utf8).closesEvery {
+                let brackets = JSONBrackets.scan(body.utf8)
+                if brackets.deepest > JSONTextParser.maximumDepth, brackets.closesEvery {
                     throw tooDeep("more than \(JSONTextParser.maximumDepth)")
                 }
             }
