@@ -31,8 +31,8 @@ import Testing
             }
             return
         }
-        let (first, differing) = try await DispatchAppScenarioTests.corpus.repeated(id, route: route, runs: runs)
+        let (first, differing, firstDifference) = try await DispatchAppScenarioTests.corpus.repeated(id, route: route, runs: runs)
         #expect(first.status == .passed, "\(first.explanation)")
-        #expect(differing == 0, "\(differing) of \(runs - 1) repeated runs differed from the first")
+        #expect(differing == 0, "\(differing) of \(runs - 1) repeated runs differed from the first: \(firstDifference ?? "")")
     }
 }

@@ -75,17 +75,36 @@ package struct ExampleCorpus: Sendable {
     /// Runs a scenario `runs` times: the first result, and how many of the others differed from
     /// it (``fingerprint(_:)``). A first run that fails is returned alone: repeating it would only
     /// multiply the wait.
-    package func repeated(_ id: String, route: RunPlan.Route, runs: Int) async throws -> (first: ScenarioResult, differing: Int) {
+    package func repeated(_ id: String, route: RunPlan.Route, runs: Int) async throws
+        -> (first: ScenarioResult, differing: Int, firstDifference: String?)
+    {
         let scenario = try load(id)
         let runner = ScenarioRunner(driver: driver, plan: RunPlan(route: route))
         let first = await runner.run(scenario)
-        guard first.status == .passed else { return (first, 0) }
+        guard first.status == .passed else { return (first, 0, nil) }
         let reference = Self.fingerprint(first)
         var differing = 0
-        for _ in 1..<max(1, runs) where Self.fingerprint(await runner.run(scenario)) != reference {
+        var firstDifference: String?
+        for run in stride(from: 2, through: runs, by: 1) {
+            let result = await runner.run(scenario)
+            let print = Self.fingerprint(result)
+            guard print != reference else { continue }
             differing += 1
+            if firstDifference == nil { firstDifference = Self.difference(reference, print, run: run, result: result) }
         }
-        return (first, differing)
+        return (first, differing, firstDifference)
+    }
+
+    /// Where run `run` first left the first run's fingerprint, and how that run ended.
+    private static func difference(_ reference: String, _ other: String, run: Int, result: ScenarioResult) -> String {
+        let (expected, got) = (
+            reference.split(separator: "\n", omittingEmptySubsequences: false),
+            other.split(separator: "\n", omittingEmptySubsequences: false)
+        )
+        let line = zip(expected, got).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(expected.count, got.count)
+        let was = line < expected.count ? String(expected[line]) : "(nothing)"
+        let now = line < got.count ? String(got[line]) : "(nothing)"
+        return "run \(run), line \(line + 1): first run «\(was)», this run «\(now)»\n\(result.explanation)"
     }
 
     /// Runs a scenario under 100 explored schedules of each seed; one result per seed (the first

@@ -19,8 +19,8 @@ import Testing
     }
 
     static func check(_ id: String, route: RunPlan.Route) async throws {
-        let (first, differing) = try await SampleAppScenarioTests.corpus.repeated(id, route: route, runs: runs)
+        let (first, differing, firstDifference) = try await SampleAppScenarioTests.corpus.repeated(id, route: route, runs: runs)
         #expect(first.status == .passed, "\(first.explanation)")
-        #expect(differing == 0, "\(differing) of \(runs - 1) repeated runs differed from the first")
+        #expect(differing == 0, "\(differing) of \(runs - 1) repeated runs differed from the first: \(firstDifference ?? "")")
     }
 }
