@@ -74,7 +74,10 @@ enum RuntimeHooks {
     }()
 
     /// The id of the task a job runs (never reused in a process), or 0 for a job of no task.
-    static func taskID(of job: UnownedJob) -> UInt64 { getJobTaskID?(unsafeBitCast(job, to: UnsafeRawPointer.self)) ?? 0 }
+    static func taskID(of job: UnownedJob) -> UInt64 { taskID(of: unsafeBitCast(job, to: UnsafeRawPointer.self)) }
+
+    /// The id of the task a job at `address` runs (a task is a job), or 0 for a job of no task.
+    static func taskID(of address: UnsafeRawPointer) -> UInt64 { getJobTaskID?(address) ?? 0 }
 
     /// Whether this runtime has every hook the capture needs.
     static var available: Bool { symbols != nil }

@@ -35,13 +35,13 @@ final class ScenarioScheduler: @unchecked Sendable {
         queued += 1
         return Entry(work: work, queuedAt: DispatchTime.now().uptimeNanoseconds, sequence: queued)
     }
-    /// Whether the host keeps the address of every job this scenario runs, to know a resume from
+    /// Whether the host keeps every job this scenario runs, to know a resume from
     /// another thread as its own (beside other tests); set before the run, read on its thread.
     var remembersJobs = true
-    /// The addresses of the last few jobs the host remembered for this scenario (runner thread
-    /// only): a task is enqueued again and again under one address, and remembering it once is
-    /// enough (the host forgets a scenario's jobs only when its run ends).
-    @exclusivity(unchecked) var recentlyRemembered = RecentAddresses()
+    /// The last few jobs the host remembered for this scenario (runner thread only): a task is
+    /// enqueued again and again, and remembering it once is enough (the host forgets a
+    /// scenario's jobs only when its run ends).
+    @exclusivity(unchecked) var recentlyRemembered = RecentJobs()
     /// Jobs and blocks run so far in this scenario.
     @exclusivity(unchecked) private(set) var jobsRun = 0
     @exclusivity(unchecked) var head = 0
@@ -57,6 +57,8 @@ final class ScenarioScheduler: @unchecked Sendable {
     var waitLimits: WaitLimits?
     /// Answers waiting to reach the stack (see ``DueAnswers``).
     @exclusivity(unchecked) private var deliveries = DueAnswers()
+    /// News from other threads (an answer, a change in the work away), counted under the lock.
+    private let news = NewsCount()
     /// `group.notify` blocks waiting for their group to empty.
     let notifications = DispatchNotifications()
     /// When the running job was queued, on the runner thread (read there only).
@@ -72,8 +74,18 @@ final class ScenarioScheduler: @unchecked Sendable {
         self.scenarioFile = scenarioFile
         self.clock = clock
         self.order = order
-        let condition = self.condition
-        self.outside = OutsideWork(changed: { condition.withLock { condition.broadcast() } })
+        let (condition, news) = (self.condition, self.news)
+        self.outside = OutsideWork(changed: {
+            condition.withLock {
+                news.count += 1
+                condition.broadcast()
+            }
+        })
+    }
+
+    /// How many times other threads brought news; read and written with the queue's lock held.
+    private final class NewsCount: @unchecked Sendable {
+        var count = 0
     }
 
     /// Jobs and blocks run so far, read from any thread.
@@ -170,6 +182,7 @@ final class ScenarioScheduler: @unchecked Sendable {
     func deliver(_ answer: AnswerDelivery) {
         condition.withLock {
             deliveries.add(entry(.delivery(answer)))
+            news.count += 1
             condition.signal()
         }
     }
@@ -364,16 +377,18 @@ final class ScenarioScheduler: @unchecked Sendable {
         currentQueue = outer
     }
 
-    /// Waits up to `seconds` of real time for a job from another thread; returns whether one came.
-    /// Only for a run about to be called stuck: work that escaped to another thread is usually
-    /// still on its way back, and naming it beats calling the run stuck.
+    /// Waits up to `seconds` of real time for news from another thread (a job, an answer, a
+    /// request URLSession took up late, declared work); returns whether any came. Only for a run
+    /// about to be called stuck: work that escaped to another thread is usually still on its way
+    /// back, and naming it beats calling the run stuck.
     func awaitStraggler(seconds: TimeInterval) -> Bool {
         let deadline = DispatchTime.now() + seconds
         condition.lock()
         defer { condition.unlock() }
-        while head == queue.count {
-            if !condition.wait(until: deadline) { return head < queue.count }
+        let before = news.count
+        while head == queue.count, news.count == before {
+            if !condition.wait(until: deadline) { break }
         }
-        return true
+        return head < queue.count || news.count != before
     }
 }

@@ -1,17 +1,17 @@
-/// The last few addresses seen, in a ring: whether an address is new to them costs a few
-/// comparisons and no lock.
-struct RecentAddresses {
-    private var ring: (UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?) = (nil, nil, nil, nil)
+/// The last few jobs seen, in a ring: whether a job is new to them costs a few comparisons and no
+/// lock.
+struct RecentJobs {
+    private var ring: (JobIdentity?, JobIdentity?, JobIdentity?, JobIdentity?) = (nil, nil, nil, nil)
     private var next = 0
 
-    /// Adds `address`; `false` when it was among the last four.
-    mutating func insert(_ address: UnsafeRawPointer) -> Bool {
-        if ring.0 == address || ring.1 == address || ring.2 == address || ring.3 == address { return false }
+    /// Adds `job`; `false` when it was among the last four.
+    mutating func insert(_ job: JobIdentity) -> Bool {
+        if ring.0 == job || ring.1 == job || ring.2 == job || ring.3 == job { return false }
         switch next {
-        case 0: ring.0 = address
-        case 1: ring.1 = address
-        case 2: ring.2 = address
-        default: ring.3 = address
+        case 0: ring.0 = job
+        case 1: ring.1 = job
+        case 2: ring.2 = job
+        default: ring.3 = job
         }
         next = (next + 1) & 3
         return true

@@ -65,11 +65,9 @@ package final class ScenarioHost: @unchecked Sendable {
     private var watchingStalls = false
     /// The running scenario.
     private var running: ScenarioScheduler?
-    /// Jobs a scenario owned, by address, so a resume from another thread finds its way back.
-    private var known: [UnsafeRawPointer: ScenarioScheduler] = [:]
-    /// Tasks of the running scenario that handed work to another thread (a URLSession load,
-    /// declared outside work) and will be resumed from there: their resume is expected.
-    private var awaitingResume: Set<UnsafeRawPointer> = []
+    /// Jobs scenarios owned, and tasks of theirs that handed work to another thread (a URLSession
+    /// load, declared outside work) and will be resumed from there.
+    private var owned = OwnedJobs()
 
     init(level: CaptureLevel) { self.level = level }
 
@@ -114,8 +112,7 @@ package final class ScenarioHost: @unchecked Sendable {
         RunnerThread.current = nil
         lock.withLock {
             if running === scheduler { running = nil }
-            awaitingResume = awaitingResume.filter { known[$0] !== scheduler }
-            known = known.filter { $0.value !== scheduler }
+            owned.forget(scheduler)
         }
     }
 
@@ -126,10 +123,7 @@ package final class ScenarioHost: @unchecked Sendable {
     func abandonRunning() {
         lock.withLock {
             wholeProcess = false
-            if let running {
-                awaitingResume = awaitingResume.filter { known[$0] !== running }
-                known = known.filter { $0.value !== running }
-            }
+            if let running { owned.forget(running) }
             running = nil
         }
     }
@@ -147,14 +141,15 @@ package final class ScenarioHost: @unchecked Sendable {
     /// resume of a task that waited on another thread (see ``rememberCurrentTask()``).
     func owner(of job: UnownedJob) -> (ScenarioScheduler, foreign: Bool, awaited: Bool)? {
         let address = unsafeBitCast(job, to: UnsafeRawPointer.self)
+        let identity = JobIdentity(address: address, task: RuntimeHooks.taskID(of: address))
         if let mine = RunnerThread.current {
-            if mine.remembersJobs, mine.recentlyRemembered.insert(address) { lock.withLock { known[address] = mine } }
+            if mine.remembersJobs, mine.recentlyRemembered.insert(identity) { lock.withLock { owned.remember(identity, for: mine) } }
             return (mine, false, false)
         }
         return lock.withLock {
-            if let owner = known[address] { return (owner, true, awaitingResume.remove(address) != nil) }
+            if let (owner, awaited) = owned.owner(of: identity) { return (owner, true, awaited) }
             if wholeProcess, let running {
-                known[address] = running
+                owned.remember(identity, for: running)
                 return (running, true, false)
             }
             return nil
@@ -166,10 +161,8 @@ package final class ScenarioHost: @unchecked Sendable {
     /// even when none of the task's jobs passed the hooks before.
     func rememberCurrentTask() {
         guard let mine = RunnerThread.current, let task = RuntimeHooks.currentTask else { return }
-        lock.withLock {
-            known[task] = mine
-            awaitingResume.insert(task)
-        }
+        let identity = JobIdentity(address: task, task: RuntimeHooks.taskID(of: task))
+        lock.withLock { owned.awaitResume(of: identity, for: mine) }
     }
 
     /// Which scenario runs (by its scheduler and file) and how much of its work ran: it changes

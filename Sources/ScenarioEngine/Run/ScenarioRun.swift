@@ -260,6 +260,8 @@ package final class ScenarioRun: @unchecked Sendable {
                 }
                 // What escaped meanwhile (a request another thread sent, held back) says more than "stuck".
                 try settle()
+                // News that came as the wait ended may have finished the actions.
+                guard actions.contains(where: { $0.result == nil }) else { continue }
                 let waiting = actions.filter { $0.result == nil }.map(\.call.action)
                 throw Abort(FailureSubject(.stuck), message: stuck.text(waitingActions: waiting), location: step.location)
             }
@@ -317,7 +319,7 @@ package final class ScenarioRun: @unchecked Sendable {
         let box = ResultBox<T>()
         Task { box.set(await body()) }
         try settle()
-        if box.value == nil, clock.nextDeadline == nil, mayHearFromElsewhere, scheduler.awaitStraggler(seconds: Self.stragglerWait) {
+        while box.value == nil, clock.nextDeadline == nil, mayHearFromElsewhere, scheduler.awaitStraggler(seconds: Self.stragglerWait) {
             try settle()
         }
         guard let value = box.value else {
