@@ -93,3 +93,21 @@ import Testing
         #expect(seen.distinctClasses == 1)
     }
 }
+
+/// Beside other tests, a request a task resumes off any runner thread (a session kept from an
+/// ended run, resumed late) is not announced to the run that holds its class's slot now: the
+/// announcement would make that run take work from other threads as expected, hiding an escape.
+@Suite struct LeftoverRequestTests {
+    @Test func aRequestResumedOffTheRunnerIsNotAnnouncedToTheSlotsRun() throws {
+        try #require(ScenarioHost.shared.mode == .besideOtherTests)
+        let outside = OutsideWork(changed: {})
+        let backend = ScriptedBackend(exchanges: [], clock: VirtualClock(start: Date()), outsideWork: outside)
+        let run = ScenarioHost.shared.runs.add(backend)
+        defer { ScenarioHost.shared.runs.remove(run) }
+        let slot = try #require(ScenarioHost.shared.runs.slot(of: run))
+        let routed = try #require(SlotClass.protocolClass(forSlot: slot) as? URLProtocol.Type)
+        let url = try #require(URL(string: "https://api.example.com/feed"))
+        #expect(routed.canInit(with: URLRequest(url: url)))
+        #expect(outside.isAway == false, "announced to the run that holds the slot: \(outside.summary)")
+    }
+}
