@@ -140,12 +140,19 @@ package final class ScenarioHost: @unchecked Sendable {
     /// The owner of a job, whether it came from outside the owner's thread, and whether it is the
     /// resume of a task that waited on another thread (see ``rememberCurrentTask()``).
     func owner(of job: UnownedJob) -> (ScenarioScheduler, foreign: Bool, awaited: Bool)? {
-        let address = unsafeBitCast(job, to: UnsafeRawPointer.self)
-        let identity = JobIdentity(address: address, task: RuntimeHooks.taskID(of: address))
+        // Asked only where it is needed: a process of scenarios alone keeps no jobs on the runner.
+        func identify() -> JobIdentity {
+            let address = unsafeBitCast(job, to: UnsafeRawPointer.self)
+            return JobIdentity(address: address, task: RuntimeHooks.taskID(of: address))
+        }
         if let mine = RunnerThread.current {
-            if mine.remembersJobs, mine.recentlyRemembered.insert(identity) { lock.withLock { owned.remember(identity, for: mine) } }
+            if mine.remembersJobs {
+                let identity = identify()
+                if mine.recentlyRemembered.insert(identity) { lock.withLock { owned.remember(identity, for: mine) } }
+            }
             return (mine, false, false)
         }
+        let identity = identify()
         return lock.withLock {
             if let (owner, awaited) = owned.owner(of: identity) { return (owner, true, awaited) }
             if wholeProcess, let running {

@@ -57,13 +57,15 @@ package class ScriptedURLProtocol: URLProtocol {
         return URLSession(configuration: configuration)
     }
 
-    /// The run a request belongs to: its header, or the running scenario's when the request
-    /// comes from that scenario (its thread, or any thread in a process that runs only scenarios).
+    /// The run a request belongs to: its header, or, when the request comes from the running
+    /// scenario (its thread, or any thread in a process that runs only scenarios), the run this
+    /// class serves or the one unrouted requests go to. Beside other tests, a request from another
+    /// thread may be another test's, or a leftover of an ended run whose slot the running one
+    /// holds now: it is no run's until it starts loading.
     fileprivate static func run(of request: URLRequest, onRunnerThread: Bool) -> String? {
         if let run = request.value(forHTTPHeaderField: runHeader) { return run }
-        if let run = ownRun { return run }
         guard onRunnerThread || (ScenarioHost.shared.mode == .wholeProcess) else { return nil }
-        return runs.unrouted
+        return ownRun ?? runs.unrouted
     }
 
     fileprivate static func key(_ request: URLRequest) -> String {
@@ -265,12 +267,9 @@ final class RoutedURLProtocol<Slot: SlotNumber>: ScriptedURLProtocol {
     override class var ownRun: String? { runs.run(inSlot: Slot.value) ?? "ended" }
 
     override class func canInit(with request: URLRequest) -> Bool {
-        ScenarioHost.shared.rememberCurrentTask()
-        // Beside other tests, a task resumed off the runner may be a leftover of an ended run
-        // whose slot this run now holds: its announcement would make this run expect work from
-        // other threads. Such a request, if it is this run's, is counted once it starts loading.
-        let announces = Capture.currentScheduler != nil || ScenarioHost.shared.mode == .wholeProcess
-        if announces, let run = run(of: request, onRunnerThread: false) { runs.backend(for: run)?.outside?.announce(key(request)) }
+        // Announced as any scripted request is; taken whatever the answer, so that no request of
+        // a routed session reaches URLSession's own HTTP loading.
+        _ = super.canInit(with: request)
         return true
     }
 }
